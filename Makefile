@@ -1,0 +1,105 @@
+# colibri build.
+#   make              Open MPI (default mpicc)  -> build/
+#   make MPI=mpich    MPICH                     -> build-mpich/
+#   make sim          SimGrid SMPI (smpicc)     -> build-smpi/ (static library)
+#   make test         the whole test suite (tests/run.sh)
+#   make install PREFIX=/usr/local
+MPI ?= openmpi
+
+ifeq ($(MPI),mpich)
+  CC := mpicc.mpich
+  BUILD ?= build-mpich
+else ifeq ($(MPI),smpi)
+  CC := smpicc
+  BUILD ?= build-smpi
+else
+  CC := mpicc
+  BUILD ?= build
+endif
+
+PREFIX ?= /usr/local
+OPT ?= -O3 -g
+CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -D_GNU_SOURCE $(EXTRA_CFLAGS)
+
+LIB_SRC := $(sort $(shell find src -name '*.c' -not -path 'src/tools/*'))
+ifeq ($(MPI),smpi)
+  # SMPI has no Fortran bindings to wrap.
+  LIB_SRC := $(filter-out src/interpose/fortran.c,$(LIB_SRC))
+endif
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+DEPS := $(LIB_OBJ:.o=.d)
+
+TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
+MPI_TESTS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/%,$(wildcard tests/mpi/*.c))
+DROPIN_TESTS := $(patsubst tests/dropin/%.c,$(BUILD)/tests/dropin_%,$(wildcard tests/dropin/*.c))
+
+ifeq ($(MPI),smpi)
+  LIBRARY := $(BUILD)/lib/libcolibri.a
+  # SMPI's MPI_* are weak: pull every object in, or none of colibri's win.
+  LINK_COLIBRI := -Wl,--whole-archive $(BUILD)/lib/libcolibri.a -Wl,--no-whole-archive
+else
+  LIBRARY := $(BUILD)/lib/libcolibri.so $(BUILD)/lib/libcolibri.a
+  LINK_COLIBRI := -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/../lib' -lcolibri
+endif
+LDLIBS := -lm
+
+.PHONY: all sim mpich test check-unit install clean bench-kernels
+all: $(LIBRARY) $(TOOLS) $(UNIT_TESTS) $(MPI_TESTS) $(DROPIN_TESTS)
+
+sim:
+	$(MAKE) MPI=smpi
+
+mpich:
+	$(MAKE) MPI=mpich
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/lib/libcolibri.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/lib/libcolibri.so: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ $(LDLIBS) -ldl
+
+$(BUILD)/bin/colibri-info: src/tools/colibri_info.c $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/bin/colibri-bench: bench/colibri_bench.c $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+# Unit and MPI tests link colibri; drop-in tests deliberately do not (they get
+# it only through LD_PRELOAD).
+$(BUILD)/tests/%: tests/unit/%.c $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/mpi/%.c tests/mpi/harness.h $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/tests/dropin_%: tests/dropin/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+test:
+	bash tests/run.sh
+
+install: $(LIBRARY) $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/colibri
+	install -m 644 include/colibri.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(BUILD)/lib/libcolibri.* $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/colibri.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/colibri.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
+
+clean:
+	rm -rf build build-mpich build-smpi
+
+-include $(DEPS)

@@ -1,0 +1,91 @@
+/*
+ * colibri — fast MPI collective algorithms over MPI point-to-point.
+ *
+ * Three ways in:
+ *  - preload libcolibri.so under an unmodified MPI program: MPI_Allreduce and
+ *    friends then run colibri's algorithms (see README);
+ *  - call the functions below, naming an algorithm or letting colibri pick;
+ *  - link libcolibri.a into a SimGrid SMPI program.
+ *
+ * Every function returns an MPI error code and reports errors through the
+ * communicator's error handler, exactly as the MPI call it mirrors.
+ */
+#ifndef COLIBRI_H
+#define COLIBRI_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COLIBRI_VERSION_MAJOR 0
+#define COLIBRI_VERSION_MINOR 1
+
+typedef enum colibri_coll {
+    COLIBRI_ALLREDUCE = 0,
+    COLIBRI_REDUCE,
+    COLIBRI_REDUCE_SCATTER,
+    COLIBRI_REDUCE_SCATTER_BLOCK,
+    COLIBRI_NCOLL
+} colibri_coll;
+
+/* Algorithm names are those of the catalog (colibri-info lists them);
+ * NULL or "auto" lets colibri choose, "native" calls the MPI below. */
+int colibri_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      const char *algorithm);
+int colibri_reduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                   const char *algorithm);
+int colibri_reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm,
+                                 const char *algorithm);
+int colibri_reduce_scatter(const void *sendbuf, void *recvbuf,
+                           const MPI_Count recvcounts[], MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, const char *algorithm);
+
+/* The catalog. */
+typedef struct colibri_algorithm_info {
+    colibri_coll coll;
+    const char *collective;    /* "allreduce", "reduce", ... */
+    const char *name;          /* "rabenseifner", ... */
+    const char *restrictions;  /* space-separated, "" when none */
+    const char *cost;          /* alpha-beta-gamma cost formula */
+} colibri_algorithm_info;
+
+int colibri_catalog_size(void);
+int colibri_catalog_get(int index, colibri_algorithm_info *info);
+const char *colibri_coll_name(colibri_coll coll);
+
+/* Name of the algorithm the last call of `coll` on `comm` ran on this
+ * process ("native" when it went to the MPI below), or NULL if none ran. */
+const char *colibri_last_algorithm(MPI_Comm comm, colibri_coll coll);
+
+/* What the algorithm colibri would pick for this call (same on every rank). */
+const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count,
+                           int type_size, int commutative);
+
+/* Dry run, no MPI communication: the cost of one rank's schedule.
+ * For reduce_scatter, `counts` gives every rank's output count; otherwise
+ * pass NULL and `count`. */
+typedef struct colibri_cost {
+    int rounds;               /* rounds that communicate */
+    int64_t msgs_sent, msgs_recvd;
+    int64_t bytes_sent, bytes_recvd;
+    int64_t elems_reduced, elems_copied;
+    int64_t tmp_bytes;        /* scratch memory */
+} colibri_cost;
+
+int colibri_dry_run(colibri_coll coll, const char *algorithm, int rank,
+                    int comm_size, int root, MPI_Count count,
+                    const MPI_Count *counts, int type_size, int commutative,
+                    int in_place, colibri_cost *cost);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,42 @@
+/*
+ * What every algorithm file exports: a schedule builder and its cost model.
+ * The catalog (src/select/catalog.c) binds them to names and restrictions.
+ */
+#ifndef COLIBRI_ALGORITHM_H
+#define COLIBRI_ALGORITHM_H
+
+#include "../core/schedule.h"
+
+/* Machine parameters of the cost model: seconds per message, per byte sent,
+ * per byte reduced. */
+struct cost_params {
+    double alpha, beta, gamma;
+};
+
+/* Returns 0, or -1 when out of memory.  Builders assume the catalog's
+ * restrictions hold; the selector guarantees it. */
+typedef int (*sched_build_fn)(const struct sched_params *p, struct schedule *s);
+
+/* Predicted time of the whole collective (the slowest rank), in seconds. */
+typedef double (*cost_model_fn)(const struct sched_params *p, const struct cost_params *m);
+
+#define DECLARE_ALGORITHM(coll, name)                                               \
+    int coll##_##name##_build(const struct sched_params *p, struct schedule *s);      \
+    double coll##_##name##_cost(const struct sched_params *p, const struct cost_params *m)
+
+DECLARE_ALGORITHM(allreduce, recursive_doubling);
+DECLARE_ALGORITHM(allreduce, rabenseifner);
+DECLARE_ALGORITHM(allreduce, rabenseifner_3_2);
+DECLARE_ALGORITHM(allreduce, ring);
+DECLARE_ALGORITHM(allreduce, reduce_bcast);
+DECLARE_ALGORITHM(allreduce, knomial);
+
+DECLARE_ALGORITHM(reduce, binomial);
+DECLARE_ALGORITHM(reduce, ordered_binomial);
+DECLARE_ALGORITHM(reduce, rabenseifner);
+
+DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
+DECLARE_ALGORITHM(reduce_scatter, pairwise);
+DECLARE_ALGORITHM(reduce_scatter, ring);
+
+#endif

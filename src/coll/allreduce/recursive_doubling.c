@@ -1,0 +1,64 @@
+/*
+ * Allreduce by recursive doubling: in round i every process exchanges its
+ * whole vector with the process 2^i away and combines.  Latency-optimal for
+ * short vectors.
+ *
+ * Cost (p = 2^k):   lg p (a + n b + n g)
+ * Otherwise the pairwise fold onto p' = 2^floor(lg p) adds one round before
+ * and one after:    (lg p' + 2) a + (lg p' + 2) n b + (lg p' + 1) n g
+ *
+ * The lower rank's data is always the left operand, and the fold pairs
+ * neighbours, so non-commutative operations get the exact rank order.
+ */
+#include "../../patterns/fold.h"
+#include "../algorithm.h"
+
+int allreduce_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
+{
+    const int64_t n = p->count;
+    const int size = p->size, rank = p->rank;
+    const int pof2 = pof2_floor(size), rem = size - pof2;
+    const int newrank = fold_newrank(rank, size);
+
+    if (!p->in_place)
+        sched_copy(s, BUF_SEND, 0, BUF_RECV, 0, n);
+    sched_round(s);
+    sched_need_tmp(s, BUF_TMP, n);
+
+    if (rank < 2 * rem) {
+        if (newrank < 0) {
+            sched_send(s, rank + 1, BUF_RECV, 0, n);
+        } else {
+            sched_recv(s, rank - 1, BUF_TMP, 0, n);
+            sched_reduce(s, BUF_TMP, 0, BUF_RECV, 0, n, 0);
+        }
+        sched_round(s);
+    }
+
+    if (newrank >= 0) {
+        for (int mask = 1; mask < pof2; mask <<= 1) {
+            int partner = fold_oldrank(newrank ^ mask, size);
+            sched_send(s, partner, BUF_RECV, 0, n);
+            sched_recv(s, partner, BUF_TMP, 0, n);
+            sched_reduce(s, BUF_TMP, 0, BUF_RECV, 0, n, partner < rank ? 0 : SOP_DST_IS_LEFT);
+            sched_round(s);
+        }
+    }
+
+    if (rank < 2 * rem) {
+        if (newrank < 0)
+            sched_recv(s, rank + 1, BUF_RECV, 0, n);
+        else
+            sched_send(s, rank - 1, BUF_RECV, 0, n);
+        sched_round(s);
+    }
+    return s->oom ? -1 : 0;
+}
+
+double allreduce_recursive_doubling_cost(const struct sched_params *p, const struct cost_params *m)
+{
+    double nb = (double)p->count * (double)p->elem_size;
+    int pof2 = pof2_floor(p->size), k = floor_log2(p->size);
+    int extra = pof2 == p->size ? 0 : 1;
+    return (k + 2 * extra) * (m->alpha + nb * m->beta) + (k + extra) * nb * m->gamma;
+}

@@ -1,0 +1,157 @@
+/*
+ * The executor: binds a schedule's logical buffers to memory and runs it over
+ * MPI point-to-point on the communicator's private duplicate.
+ *
+ * Each round posts every receive before any send (so rendezvous sends find
+ * their receive), waits for all of them, then applies the round's local
+ * operations in order.  A message longer than INT_MAX elements is split into
+ * chunks on both sides by the same rule, so any MPI_Count works on MPIs
+ * without large-count point-to-point.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+#define CHUNK ((int64_t)INT_MAX)
+
+static int64_t nchunks(int64_t count) { return (count + CHUNK - 1) / CHUNK; }
+
+static void *at(void *base, int64_t off, const struct dtinfo *d)
+{
+    return (char *)base + off * d->extent;
+}
+
+void *exec_alloc_elems(const struct dtinfo *d, int64_t count, void **block)
+{
+    *block = NULL;
+    if (count <= 0)
+        return NULL;
+    size_t bytes = (size_t)d->true_extent + (size_t)(count - 1) * (size_t)d->extent;
+    *block = malloc(bytes ? bytes : 1);
+    if (!*block)
+        return NULL;
+    return (char *)*block - d->true_lb;
+}
+
+static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt,
+                      const struct dtinfo *d)
+{
+    if (d->contiguous) {
+        memmove(dst, src, (size_t)count * (size_t)d->extent);
+        return MPI_SUCCESS;
+    }
+    /* Non-contiguous: let MPI move exactly the type map, never the gaps. */
+    for (int64_t done = 0; done < count; done += CHUNK) {
+        int n = (int)(count - done < CHUNK ? count - done : CHUNK);
+        int rc = PMPI_Sendrecv(at((void *)src, done, d), n, dt, 0, 0, at(dst, done, d), n, dt, 0,
+                               0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
+                      const struct dtinfo *d)
+{
+    if (r->kernel) {
+        r->kernel(src, dst, (size_t)count);
+        return MPI_SUCCESS;
+    }
+    for (int64_t done = 0; done < count; done += CHUNK) {
+        int n = (int)(count - done < CHUNK ? count - done : CHUNK);
+        int rc = PMPI_Reduce_local(at((void *)src, done, d), at(dst, done, d), n, r->dt, r->op);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int reduce_op(const struct coll_call *c, void *const buf[], const struct sched_op *op)
+{
+    const struct dtinfo *d = &c->dti;
+    void *src = at(buf[op->src_buf], op->src_off, d);
+    void *dst = at(buf[op->dst_buf], op->dst_off, d);
+    if (!(op->flags & SOP_DST_IS_LEFT) || c->red.commutative)
+        return exec_reduce_local(&c->red, src, dst, op->count, d);
+    /* dst = dst (op) src with MPI_Reduce_local's fixed order: combine into the
+     * source (always scratch, never the user's input) and move it over. */
+    if (op->src_buf == BUF_SEND)
+        return MPI_ERR_INTERN;
+    int rc = exec_reduce_local(&c->red, dst, src, op->count, d);
+    return rc != MPI_SUCCESS ? rc : copy_elems(src, dst, op->count, c->dt, d);
+}
+
+int exec_run(const struct coll_call *c, const struct schedule *s)
+{
+    const struct dtinfo *d = &c->dti;
+    void *blocks[2] = {NULL, NULL};
+    void *buf[BUF_NBUFS] = {(void *)c->sendbuf, c->recvbuf, NULL, NULL};
+    MPI_Request *reqs = NULL;
+    int rc = MPI_SUCCESS;
+    int tag = (int)(c->cs->seq++ & 0x7fff);
+
+    for (int i = 0; i < 2; i++) {
+        if (s->tmp_count[i] > 0) {
+            buf[BUF_TMP + i] = exec_alloc_elems(d, s->tmp_count[i], &blocks[i]);
+            if (!blocks[i]) {
+                rc = MPI_ERR_NO_MEM;
+                goto out;
+            }
+        }
+    }
+
+    int64_t max_reqs = 0;
+    for (uint32_t r = 0; r < s->n_rounds; r++) {
+        int64_t n = 0;
+        for (uint32_t i = 0; i < s->rounds[r].n_ops; i++) {
+            const struct sched_op *op = &s->ops[s->rounds[r].first_op + i];
+            if (op->kind == SOP_SEND || op->kind == SOP_RECV)
+                n += nchunks(op->count);
+        }
+        if (n > max_reqs)
+            max_reqs = n;
+    }
+    if (max_reqs > 0 && !(reqs = malloc((size_t)max_reqs * sizeof *reqs))) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+
+    for (uint32_t r = 0; r < s->n_rounds && rc == MPI_SUCCESS; r++) {
+        const struct sched_op *ops = &s->ops[s->rounds[r].first_op];
+        uint32_t nops = s->rounds[r].n_ops;
+        int nreq = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
+                const struct sched_op *op = &ops[i];
+                if (op->kind != (pass == 0 ? SOP_RECV : SOP_SEND))
+                    continue;
+                void *base = at(buf[op->src_buf], op->src_off, d);
+                for (int64_t done = 0; done < op->count && rc == MPI_SUCCESS; done += CHUNK) {
+                    int n = (int)(op->count - done < CHUNK ? op->count - done : CHUNK);
+                    void *p = at(base, done, d);
+                    rc = pass == 0 ? PMPI_Irecv(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[nreq])
+                                   : PMPI_Isend(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[nreq]);
+                    nreq++;
+                }
+            }
+        }
+        if (nreq > 0 && rc == MPI_SUCCESS)
+            rc = PMPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+        for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
+            const struct sched_op *op = &ops[i];
+            if (op->kind == SOP_REDUCE)
+                rc = reduce_op(c, buf, op);
+            else if (op->kind == SOP_COPY)
+                rc = copy_elems(at(buf[op->src_buf], op->src_off, d),
+                                at(buf[op->dst_buf], op->dst_off, d), op->count, c->dt, d);
+        }
+    }
+out:
+    free(reqs);
+    free(blocks[0]);
+    free(blocks[1]);
+    return rc;
+}

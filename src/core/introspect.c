@@ -1,0 +1,96 @@
+/* The C API's catalog listing, last-algorithm query and dry run. */
+#include <stdlib.h>
+
+#include "../select/select.h"
+#include "runtime.h"
+
+int colibri_catalog_size(void) { return catalog_count; }
+
+int colibri_catalog_get(int index, colibri_algorithm_info *info)
+{
+    static char restr[64][64];
+    if (index < 0 || index >= catalog_count || index >= 64)
+        return MPI_ERR_ARG;
+    const struct algorithm *a = &catalog[index];
+    info->coll = a->coll;
+    info->collective = colibri_coll_name(a->coll);
+    info->name = a->name;
+    info->restrictions = catalog_restrictions(a, restr[index], sizeof restr[index]);
+    info->cost = a->cost_formula;
+    return MPI_SUCCESS;
+}
+
+const char *colibri_last_algorithm(MPI_Comm comm, colibri_coll coll)
+{
+    struct comm_state *cs;
+    if ((unsigned)coll >= COLIBRI_NCOLL || !(cs = comm_state_find(comm)))
+        return NULL;
+    return cs->last[coll];
+}
+
+static int64_t *fill_counts(colibri_coll coll, int size, MPI_Count count, const MPI_Count *counts)
+{
+    if (coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_REDUCE_SCATTER_BLOCK)
+        return NULL;
+    int64_t *c = malloc((size_t)size * sizeof *c);
+    if (c)
+        for (int i = 0; i < size; i++)
+            c[i] = coll == COLIBRI_REDUCE_SCATTER && counts ? counts[i] : count;
+    return c;
+}
+
+const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count, int type_size,
+                           int commutative)
+{
+    struct sched_params p = {0};
+    p.size = comm_size;
+    p.count = count;
+    p.elem_size = (size_t)type_size;
+    p.commutative = commutative != 0;
+    int64_t *c = fill_counts(coll, comm_size, count, NULL); /* count per rank */
+    p.counts = c;
+    const struct algorithm *a = select_auto(coll, &p);
+    free(c);
+    return a ? a->name : "native";
+}
+
+int colibri_dry_run(colibri_coll coll, const char *algorithm, int rank, int comm_size, int root,
+                    MPI_Count count, const MPI_Count *counts, int type_size, int commutative,
+                    int in_place, colibri_cost *cost)
+{
+    const struct algorithm *a = catalog_find(coll, algorithm);
+    if (!a || rank < 0 || rank >= comm_size || (coll == COLIBRI_REDUCE_SCATTER && !counts))
+        return MPI_ERR_ARG;
+    struct sched_params p = {0};
+    p.rank = rank;
+    p.size = comm_size;
+    p.root = root;
+    p.count = count;
+    p.elem_size = (size_t)type_size;
+    p.commutative = commutative != 0;
+    p.in_place = in_place != 0;
+    int64_t *c = fill_counts(coll, comm_size, count, counts);
+    p.counts = c;
+    if (catalog_violation(a, &p)) {
+        free(c);
+        return MPI_ERR_ARG;
+    }
+    struct schedule s;
+    sched_init(&s);
+    int rc = a->build(&p, &s) != 0 || s.oom ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        struct sched_cost sc;
+        sched_cost(&s, (size_t)type_size, &sc);
+        cost->rounds = sc.rounds;
+        cost->msgs_sent = sc.msgs_sent;
+        cost->msgs_recvd = sc.msgs_recvd;
+        cost->bytes_sent = sc.bytes_sent;
+        cost->bytes_recvd = sc.bytes_recvd;
+        cost->elems_reduced = sc.elems_reduced;
+        cost->elems_copied = sc.elems_copied;
+        cost->tmp_bytes = (s.tmp_count[0] + s.tmp_count[1]) * type_size;
+    }
+    sched_free(&s);
+    free(c);
+    return rc;
+}

@@ -1,0 +1,33 @@
+/*
+ * Local reduction kernels for predefined operations on predefined datatypes.
+ *
+ * A kernel computes inout[i] = in[i] (op) inout[i] for n elements of the
+ * datatype, where element i lives at byte offset i*extent (so the pair types
+ * of MAXLOC/MINLOC, whose extent exceeds their size, are handled as the
+ * structs they are).  All predefined operations are commutative, so the
+ * operand order only matters for MAXLOC/MINLOC ties, where MPI fixes the
+ * result (the smaller index) regardless of order.
+ */
+#ifndef COLIBRI_KERNELS_H
+#define COLIBRI_KERNELS_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+typedef void (*colibri_kernel)(const void *in, void *inout, size_t n);
+
+/* The kernel for a predefined op on a predefined datatype, or NULL when MPI
+ * does not define that op for that datatype (the caller reports MPI_ERR_OP)
+ * or when op or type is not predefined. */
+colibri_kernel kernel_lookup(MPI_Op op, MPI_Datatype type);
+
+/* True for the predefined reduction operations (MPI_SUM ... MPI_MINLOC).
+ * MPI_REPLACE and MPI_NO_OP are not reduction operations. */
+int kernel_op_is_predefined(MPI_Op op);
+
+/* Short printable names, for error messages ("MPI_SUM", "MPI_DOUBLE");
+ * NULL when not predefined. */
+const char *kernel_op_name(MPI_Op op);
+const char *kernel_type_name(MPI_Datatype type);
+
+#endif

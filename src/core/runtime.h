@@ -1,0 +1,79 @@
+/*
+ * The MPI side of colibri: per-communicator state, datatype and operation
+ * facts, and the executor that runs a schedule over MPI point-to-point.
+ * Everything here calls PMPI_* so that colibri's own traffic never re-enters
+ * the interposed MPI_* entry points or a profiling tool.
+ */
+#ifndef COLIBRI_RUNTIME_H
+#define COLIBRI_RUNTIME_H
+
+#include <mpi.h>
+#include <stdbool.h>
+
+#include "colibri.h"
+#include "kernels.h"
+#include "schedule.h"
+
+struct algorithm;
+
+/* Created on the first colibri collective on a communicator (never at its
+ * creation), cached as an MPI attribute, freed with the communicator. */
+struct comm_state {
+    MPI_Comm comm;      /* private duplicate: colibri's messages never match the application's */
+    int rank, size;
+    unsigned seq;       /* per-call tag, so successive collectives never cross-match */
+    const char *last[COLIBRI_NCOLL];
+};
+
+/* Returns MPI_SUCCESS and the state, creating it on first use (collective
+ * over `comm`, like the first collective call itself). */
+int comm_state_get(MPI_Comm comm, struct comm_state **out);
+/* The state if it exists; never communicates. */
+struct comm_state *comm_state_find(MPI_Comm comm);
+
+/* Facts about the call's datatype. */
+struct dtinfo {
+    MPI_Aint extent, true_lb, true_extent;
+    int size;
+    bool contiguous;     /* size == extent == true_extent and no lower-bound shift */
+};
+int dtinfo_init(MPI_Datatype dt, struct dtinfo *d);
+
+/* How the call's local reductions are done. */
+struct reducer {
+    MPI_Op op;
+    MPI_Datatype dt;
+    colibri_kernel kernel;  /* NULL: MPI_Reduce_local */
+    bool commutative;
+};
+
+/* One collective call, resolved: buffers, type, op and the schedule's
+ * parameters.  `sendbuf` is already replaced by the input location that
+ * MPI_IN_PLACE means for this collective. */
+struct coll_call {
+    colibri_coll coll;
+    const void *sendbuf;
+    void *recvbuf;
+    MPI_Datatype dt;
+    struct dtinfo dti;
+    struct reducer red;
+    struct comm_state *cs;
+    struct sched_params sp;
+};
+
+/* Runs the schedule to completion.  Scratch buffers are allocated here. */
+int exec_run(const struct coll_call *call, const struct schedule *s);
+
+/* Allocates scratch for `count` elements of the call's type honouring its
+ * lower bound; returns the element-0 pointer and the block to free. */
+void *exec_alloc_elems(const struct dtinfo *d, int64_t count, void **block);
+
+/* Local reduction dst = src (op) dst, in MPI_Reduce_local order. */
+int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
+                      const struct dtinfo *d);
+
+/* Statistics (COLIBRI_STATS). */
+void stats_count(const struct algorithm *a, colibri_coll coll);
+void stats_report(void);
+
+#endif

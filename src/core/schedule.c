@@ -1,0 +1,137 @@
+/* Schedule construction and dry-run accounting (no MPI). */
+#include "schedule.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sched_init(struct schedule *s) { memset(s, 0, sizeof *s); }
+
+void sched_free(struct schedule *s)
+{
+    free(s->ops);
+    free(s->rounds);
+    sched_init(s);
+}
+
+void sched_reset(struct schedule *s)
+{
+    s->n_ops = s->n_rounds = s->open_first = 0;
+    s->tmp_count[0] = s->tmp_count[1] = 0;
+    s->oom = false;
+}
+
+static struct sched_op *push_op(struct schedule *s)
+{
+    if (s->n_ops == s->cap_ops) {
+        uint32_t cap = s->cap_ops ? 2 * s->cap_ops : 32;
+        struct sched_op *ops = realloc(s->ops, cap * sizeof *ops);
+        if (!ops) {
+            s->oom = true;
+            return NULL;
+        }
+        s->ops = ops;
+        s->cap_ops = cap;
+    }
+    return &s->ops[s->n_ops++];
+}
+
+static void add(struct schedule *s, uint8_t kind, int peer, int src, int64_t src_off, int dst,
+                int64_t dst_off, int64_t count, unsigned flags)
+{
+    if (count <= 0)
+        return;
+    struct sched_op *op = push_op(s);
+    if (!op)
+        return;
+    op->kind = kind;
+    op->peer = peer;
+    op->src_buf = (uint8_t)src;
+    op->dst_buf = (uint8_t)dst;
+    op->src_off = src_off;
+    op->dst_off = dst_off;
+    op->count = count;
+    op->flags = (uint8_t)flags;
+}
+
+void sched_send(struct schedule *s, int peer, int buf, int64_t off, int64_t count)
+{
+    add(s, SOP_SEND, peer, buf, off, buf, off, count, 0);
+}
+
+void sched_recv(struct schedule *s, int peer, int buf, int64_t off, int64_t count)
+{
+    add(s, SOP_RECV, peer, buf, off, buf, off, count, 0);
+}
+
+void sched_reduce(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
+                  int64_t count, unsigned flags)
+{
+    add(s, SOP_REDUCE, -1, src, src_off, dst, dst_off, count, flags);
+}
+
+void sched_copy(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
+                int64_t count)
+{
+    if (src == dst && src_off == dst_off)
+        return;
+    add(s, SOP_COPY, -1, src, src_off, dst, dst_off, count, 0);
+}
+
+void sched_round(struct schedule *s)
+{
+    if (s->n_ops == s->open_first)
+        return;
+    if (s->n_rounds == s->cap_rounds) {
+        uint32_t cap = s->cap_rounds ? 2 * s->cap_rounds : 16;
+        struct sched_round *r = realloc(s->rounds, cap * sizeof *r);
+        if (!r) {
+            s->oom = true;
+            return;
+        }
+        s->rounds = r;
+        s->cap_rounds = cap;
+    }
+    s->rounds[s->n_rounds].first_op = s->open_first;
+    s->rounds[s->n_rounds].n_ops = s->n_ops - s->open_first;
+    s->n_rounds++;
+    s->open_first = s->n_ops;
+}
+
+void sched_need_tmp(struct schedule *s, int buf, int64_t count)
+{
+    int i = buf - BUF_TMP;
+    if (s->tmp_count[i] < count)
+        s->tmp_count[i] = count;
+}
+
+void sched_cost(const struct schedule *s, size_t elem_size, struct sched_cost *c)
+{
+    memset(c, 0, sizeof *c);
+    for (uint32_t r = 0; r < s->n_rounds; r++) {
+        bool comm = false;
+        const struct sched_round *rd = &s->rounds[r];
+        for (uint32_t i = rd->first_op; i < rd->first_op + rd->n_ops; i++) {
+            const struct sched_op *op = &s->ops[i];
+            int64_t bytes = op->count * (int64_t)elem_size;
+            switch (op->kind) {
+            case SOP_SEND:
+                comm = true;
+                c->msgs_sent++;
+                c->bytes_sent += bytes;
+                break;
+            case SOP_RECV:
+                comm = true;
+                c->msgs_recvd++;
+                c->bytes_recvd += bytes;
+                break;
+            case SOP_REDUCE:
+                c->elems_reduced += op->count;
+                break;
+            case SOP_COPY:
+                c->elems_copied += op->count;
+                break;
+            }
+        }
+        c->rounds += comm;
+    }
+}

@@ -1,0 +1,98 @@
+/*
+ * Schedules: every colibri algorithm is a builder that emits one of these.
+ *
+ * A schedule is a list of rounds.  A round first posts all of its receives and
+ * sends at once and waits for them, then applies its local operations (reduce,
+ * copy) in order.  The same schedule is run to completion by the blocking
+ * executor, stepped by the nonblocking one, re-run by the persistent one and
+ * dry-run (no MPI) by the cost checker.
+ *
+ * Builders see no MPI handles: only ranks, counts and element sizes.  That is
+ * what lets tests build the schedule of every rank of a 1000-rank run in one
+ * process and check it against the cost model and a symbolic reduction.
+ */
+#ifndef COLIBRI_SCHEDULE_H
+#define COLIBRI_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Logical buffers.  The executor binds them to memory at run time:
+ * SEND is the user's input (recvbuf when the call is in place, per the
+ * collective's MPI semantics), RECV the user's output, TMP/TMP2 scratch
+ * of the sizes the builder declared. */
+enum sched_buf { BUF_SEND = 0, BUF_RECV = 1, BUF_TMP = 2, BUF_TMP2 = 3, BUF_NBUFS = 4 };
+
+enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY };
+
+/* SOP_REDUCE flag: the destination holds the left (lower-rank) operand,
+ * i.e. dst = dst (op) src.  Without it dst = src (op) dst, the order of
+ * MPI_Reduce_local.  Only matters for non-commutative operations. */
+#define SOP_DST_IS_LEFT 0x1u
+
+struct sched_op {
+    uint8_t kind;
+    uint8_t src_buf;   /* SEND: buffer read; REDUCE/COPY: source */
+    uint8_t dst_buf;   /* RECV: buffer written; REDUCE/COPY: destination */
+    uint8_t flags;
+    int peer;          /* SEND/RECV only */
+    int64_t src_off;   /* in elements of the call's datatype */
+    int64_t dst_off;
+    int64_t count;     /* elements */
+};
+
+struct sched_round {
+    uint32_t first_op;
+    uint32_t n_ops;
+};
+
+struct schedule {
+    struct sched_op *ops;
+    uint32_t n_ops, cap_ops;
+    struct sched_round *rounds;
+    uint32_t n_rounds, cap_rounds;
+    uint32_t open_first;     /* first op of the round being built */
+    int64_t tmp_count[2];    /* elements of scratch for BUF_TMP, BUF_TMP2 */
+    bool oom;                /* an allocation failed while building */
+};
+
+/* What a builder knows about the call: pure data, no MPI handles. */
+struct sched_params {
+    int rank, size, root;
+    int64_t count;            /* allreduce/reduce: elements per rank */
+    const int64_t *counts;    /* reduce_scatter(_block): output elements of each rank (size entries) */
+    size_t elem_size;         /* bytes of one element, for accounting only */
+    bool in_place;
+    bool commutative;
+    int64_t segment;          /* pipelining unit in elements (0: algorithm default) */
+    int radix;                /* k of k-ary algorithms (0: algorithm default) */
+};
+
+void sched_init(struct schedule *s);
+void sched_free(struct schedule *s);
+void sched_reset(struct schedule *s);
+
+/* Builder primitives.  Zero-count operations are dropped here, so builders
+ * need not special-case empty blocks. */
+void sched_send(struct schedule *s, int peer, int buf, int64_t off, int64_t count);
+void sched_recv(struct schedule *s, int peer, int buf, int64_t off, int64_t count);
+void sched_reduce(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
+                  int64_t count, unsigned flags);
+void sched_copy(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
+                int64_t count);
+/* Closes the current round; an empty round is not recorded. */
+void sched_round(struct schedule *s);
+void sched_need_tmp(struct schedule *s, int buf, int64_t count);
+
+/* Dry run: what one rank's schedule costs. */
+struct sched_cost {
+    int rounds;            /* rounds with communication */
+    int64_t msgs_sent, msgs_recvd;
+    int64_t bytes_sent, bytes_recvd;
+    int64_t elems_reduced; /* local reduction work, in elements */
+    int64_t elems_copied;
+};
+void sched_cost(const struct schedule *s, size_t elem_size, struct sched_cost *c);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * Argument validation.  colibri runs instead of the MPI's own collective, so
+ * it must reject what that collective rejects, with the same error class,
+ * before touching any buffer.
+ */
+#include "validate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* The single predefined type a datatype is built from, or MPI_DATATYPE_NULL
+ * when it mixes several (then MPI_Reduce_local is the judge). */
+static MPI_Datatype basic_type(MPI_Datatype dt)
+{
+    int ni, na, nd, combiner;
+    if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return MPI_DATATYPE_NULL;
+    if (combiner == MPI_COMBINER_NAMED)
+        return dt;
+    int ints[64];
+    MPI_Aint addrs[64];
+    MPI_Datatype types[64];
+    if (ni > 64 || na > 64 || nd > 64 || nd < 1)
+        return MPI_DATATYPE_NULL;
+    if (PMPI_Type_get_contents(dt, ni, na, nd, ints, addrs, types) != MPI_SUCCESS)
+        return MPI_DATATYPE_NULL;
+    MPI_Datatype basic = MPI_DATATYPE_NULL;
+    for (int i = 0; i < nd; i++) {
+        MPI_Datatype b = basic_type(types[i]);
+        int ti, ta, td, tc;
+        PMPI_Type_get_envelope(types[i], &ti, &ta, &td, &tc);
+        if (tc != MPI_COMBINER_NAMED)
+            PMPI_Type_free(&types[i]);
+        if (b == MPI_DATATYPE_NULL || (basic != MPI_DATATYPE_NULL && b != basic))
+            return MPI_DATATYPE_NULL;
+        basic = b;
+    }
+    return basic;
+}
+
+static int is_in_place(const void *p) { return p == MPI_IN_PLACE; }
+
+/* MPICH's rule: a NULL buffer is an error for a non-empty message unless the
+ * datatype addresses memory absolutely (MPI_BOTTOM with a true lower bound). */
+static int bad_null(const void *buf, int64_t count, MPI_Datatype dt)
+{
+    if (buf != NULL || count <= 0)
+        return 0;
+    MPI_Aint lb, extent;
+    PMPI_Type_get_true_extent(dt, &lb, &extent);
+    return lb == 0;
+}
+
+int validate_call(const struct call_args *a, char *msg, size_t len)
+{
+    int64_t in_count = a->count, out_count = a->count;
+    if (a->coll == COLIBRI_REDUCE_SCATTER) {
+        in_count = 0;
+        for (int i = 0; i < a->size; i++) {
+            if (a->counts[i] < 0) {
+                snprintf(msg, len, "recvcounts[%d] is negative (%lld)", i, (long long)a->counts[i]);
+                return MPI_ERR_COUNT;
+            }
+            in_count += a->counts[i];
+        }
+        out_count = a->counts[a->rank];
+    } else if (a->count < 0) {
+        snprintf(msg, len, "count is negative (%lld)", (long long)a->count);
+        return MPI_ERR_COUNT;
+    } else if (a->coll == COLIBRI_REDUCE_SCATTER_BLOCK) {
+        in_count = a->count * a->size;
+    }
+
+    if (a->dt == MPI_DATATYPE_NULL) {
+        snprintf(msg, len, "datatype is MPI_DATATYPE_NULL");
+        return MPI_ERR_TYPE;
+    }
+    if (a->op == MPI_OP_NULL) {
+        snprintf(msg, len, "operation is MPI_OP_NULL");
+        return MPI_ERR_OP;
+    }
+    if (a->op == MPI_REPLACE || a->op == MPI_NO_OP) {
+        snprintf(msg, len, "%s is not a reduction operation", a->op == MPI_REPLACE ? "MPI_REPLACE" : "MPI_NO_OP");
+        return MPI_ERR_OP;
+    }
+    if (kernel_op_is_predefined(a->op)) {
+        MPI_Datatype b = basic_type(a->dt);
+        if (b != MPI_DATATYPE_NULL && !kernel_lookup(a->op, b)) {
+            const char *tn = kernel_type_name(b);
+            snprintf(msg, len, "%s is not defined for datatype %s", kernel_op_name(a->op),
+                     tn ? tn : "(derived)");
+            return MPI_ERR_OP;
+        }
+    }
+    if (a->coll == COLIBRI_REDUCE && (a->root < 0 || a->root >= a->size)) {
+        snprintf(msg, len, "root %d is not a rank of the communicator (size %d)", a->root, a->size);
+        return MPI_ERR_ROOT;
+    }
+
+    int is_root = a->coll != COLIBRI_REDUCE || a->rank == a->root;
+    if (is_in_place(a->recvbuf)) {
+        snprintf(msg, len, "recvbuf is MPI_IN_PLACE");
+        return MPI_ERR_BUFFER;
+    }
+    if (is_in_place(a->sendbuf) && !is_root) {
+        snprintf(msg, len, "MPI_IN_PLACE is only allowed at the root");
+        return MPI_ERR_BUFFER;
+    }
+    if (!is_in_place(a->sendbuf) && bad_null(a->sendbuf, in_count, a->dt)) {
+        snprintf(msg, len, "sendbuf is NULL with count %lld", (long long)in_count);
+        return MPI_ERR_BUFFER;
+    }
+    if (is_root && bad_null(a->recvbuf, is_in_place(a->sendbuf) ? in_count : out_count, a->dt)) {
+        snprintf(msg, len, "recvbuf is NULL with count %lld", (long long)out_count);
+        return MPI_ERR_BUFFER;
+    }
+    if (is_root && in_count > 0 && a->sendbuf == a->recvbuf) {
+        snprintf(msg, len, "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+        return MPI_ERR_BUFFER;
+    }
+    return MPI_SUCCESS;
+}
+
+int raise_error(MPI_Comm comm, const char *fname, int err_class, const char *msg)
+{
+    fprintf(stderr, "colibri: %s: %s\n", fname, msg);
+    PMPI_Comm_call_errhandler(comm, err_class);
+    return err_class;
+}

@@ -1,0 +1,94 @@
+/* The one catalog of colibri's algorithms (see catalog.h). */
+#include "catalog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ALG(coll, enumv, name, restr, formula) \
+    { #name, enumv, restr, coll##_##name##_build, coll##_##name##_cost, formula }
+
+const struct algorithm catalog[] = {
+    ALG(allreduce, COLIBRI_ALLREDUCE, recursive_doubling, 0,
+        "ceil(lg p)(a + n b + n g) [+ 2(a + n b) when p is not a power of two]"),
+    ALG(allreduce, COLIBRI_ALLREDUCE, rabenseifner, 0,
+        "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ 2(a + n b) + n g fold when p != p']"),
+    ALG(allreduce, COLIBRI_ALLREDUCE, rabenseifner_3_2, 0,
+        "(2 floor(lg p) + 1) a + < 3 n b + < 3/2 n g"),
+    ALG(allreduce, COLIBRI_ALLREDUCE, ring, R_COMMUTATIVE,
+        "2(p-1) a + 2(p-1)/p n b + (p-1)/p n g"),
+    ALG(allreduce, COLIBRI_ALLREDUCE, reduce_bcast, 0,
+        "2 ceil(lg p)(a + n b) + ceil(lg p) n g"),
+    ALG(allreduce, COLIBRI_ALLREDUCE, knomial, R_COMMUTATIVE,
+        "ceil(log_k p)(a + (k-1) n b + (k-1) n g)"),
+
+    ALG(reduce, COLIBRI_REDUCE, binomial, R_COMMUTATIVE,
+        "ceil(lg p)(a + n b + n g)"),
+    ALG(reduce, COLIBRI_REDUCE, ordered_binomial, 0,
+        "ceil(lg p)(a + n b + n g) [+ a + n b when root != 0]"),
+    ALG(reduce, COLIBRI_REDUCE, rabenseifner, 0,
+        "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ a + n b + n g fold when p != p']"),
+
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0,
+        "lg p' a + (p'-1)/p' n b + (p'-1)/p' n g [+ 2 a + n b + n g fold when p != p']"),
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, pairwise, R_COMMUTATIVE,
+        "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, ring, R_COMMUTATIVE,
+        "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, recursive_halving, 0,
+        "lg p' a + (p'-1)/p' n b + (p'-1)/p' n g [+ 2 a + n b + n g fold when p != p']"),
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, pairwise, R_COMMUTATIVE,
+        "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, ring, R_COMMUTATIVE,
+        "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+};
+const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
+
+static const char *const coll_names[COLIBRI_NCOLL] = {"allreduce", "reduce", "reduce_scatter",
+                                                      "reduce_scatter_block"};
+
+const char *colibri_coll_name(colibri_coll coll)
+{
+    return (unsigned)coll < COLIBRI_NCOLL ? coll_names[coll] : NULL;
+}
+
+static const char *const restriction_names[] = {"commutative", "power-of-two"};
+
+const struct algorithm *catalog_find(colibri_coll coll, const char *name)
+{
+    for (int i = 0; i < catalog_count; i++)
+        if (catalog[i].coll == coll && strcmp(catalog[i].name, name) == 0)
+            return &catalog[i];
+    return NULL;
+}
+
+const char *catalog_violation(const struct algorithm *a, const struct sched_params *p)
+{
+    if ((a->restrictions & R_COMMUTATIVE) && !p->commutative)
+        return "needs a commutative operation";
+    if ((a->restrictions & R_POW2) && (p->size & (p->size - 1)))
+        return "needs a power-of-two number of processes";
+    return NULL;
+}
+
+const char *catalog_restrictions(const struct algorithm *a, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < sizeof restriction_names / sizeof *restriction_names; i++)
+        if (a->restrictions & (1u << i))
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+                                     used ? " " : "", restriction_names[i]);
+    return buf;
+}
+
+const char *catalog_names(colibri_coll coll, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < catalog_count; i++)
+        if (catalog[i].coll == coll)
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+                                     used ? ", " : "", catalog[i].name);
+    return buf;
+}

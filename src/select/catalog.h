@@ -1,0 +1,44 @@
+/*
+ * The catalog: every algorithm colibri has, with the restrictions under which
+ * it is correct.  Algorithms never check these themselves and never fall back
+ * to another algorithm; the selector reads them here.
+ */
+#ifndef COLIBRI_CATALOG_H
+#define COLIBRI_CATALOG_H
+
+#include "colibri.h"
+#include "../coll/algorithm.h"
+
+enum restriction {
+    R_COMMUTATIVE = 1u << 0, /* the operation must be commutative */
+    R_POW2 = 1u << 1,        /* the process count must be a power of two */
+    /* No in-place restriction exists on purpose: for MPI_Reduce only the root
+     * may pass MPI_IN_PLACE, and a choice that depended on it would differ
+     * between ranks.  Every algorithm supports MPI_IN_PLACE. */
+};
+
+struct algorithm {
+    const char *name;
+    colibri_coll coll;
+    unsigned restrictions;
+    sched_build_fn build;
+    cost_model_fn cost;
+    const char *cost_formula;
+};
+
+extern const struct algorithm catalog[];
+extern const int catalog_count;
+
+const struct algorithm *catalog_find(colibri_coll coll, const char *name);
+
+/* NULL when `a` may run this call, else a phrase naming the unmet
+ * restriction ("needs a commutative operation"). */
+const char *catalog_violation(const struct algorithm *a, const struct sched_params *p);
+
+/* Space-separated restriction names of `a` into buf. */
+const char *catalog_restrictions(const struct algorithm *a, char *buf, size_t len);
+
+/* Lists the valid names for `coll` into buf ("a, b, c"). */
+const char *catalog_names(colibri_coll coll, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,20 @@
+/* Selection: which catalog algorithm runs a call (NULL: the MPI below). */
+#ifndef COLIBRI_SELECT_H
+#define COLIBRI_SELECT_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+
+/* `requested` is the caller's choice (C API), or NULL to read
+ * COLIBRI_<COLL>_ALGORITHM.  On success *alg is the algorithm, or NULL for
+ * native.  On a bad request returns an MPI error class and a message. */
+int select_algorithm(colibri_coll coll, const struct sched_params *p, const char *requested,
+                     const struct algorithm **alg, char *msg, size_t len);
+
+/* The cost-model choice among the algorithms whose restrictions hold.
+ * Depends only on what every rank agrees on (p, counts, type size,
+ * commutativity, root), so all ranks pick the same. */
+const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p);
+
+#endif

@@ -1,0 +1,379 @@
+/*
+ * Symbolic execution of schedules, without MPI.
+ *
+ * Builds the schedule of every rank of a p-process call and runs them all
+ * together on symbolic data: each element carries the set of ranks whose
+ * contribution it holds, the element index it belongs to, and the contiguous
+ * rank interval it covers.  Messages match in per-channel FIFO order as in
+ * MPI; a round completes only when its receives have data and its sends have
+ * matching receives (rendezvous), so a deadlock is found, not hung on.
+ *
+ * It catches: unmatched or mis-sized messages, deadlock, reading scratch or
+ * output before it is written, writing the user's input, touching the
+ * output at a non-root, out-of-bounds access, overlapping buffers within a
+ * round, counting a contribution twice, mixing element indices, combining
+ * out of rank order (non-commutative), and a wrong or incomplete result.
+ *
+ * Header-only on purpose: each unit test that needs it includes it.
+ */
+#ifndef COLIBRI_TEST_SYMBOLIC_H
+#define COLIBRI_TEST_SYMBOLIC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/schedule.h"
+#include "select/catalog.h"
+
+#define SYM_MAXP 256
+#define SYM_WORDS (SYM_MAXP / 64)
+
+struct sym {
+    uint64_t mask[SYM_WORDS];
+    int64_t idx;   /* element index of the full vector */
+    int lo, hi;    /* rank interval, when combined in order */
+    uint8_t valid; /* 0: never written */
+    uint8_t ordered;
+};
+
+struct sym_msg {
+    struct sym *data;
+    int64_t count;
+};
+
+struct sym_chan {
+    struct sym_msg *msgs;
+    int64_t n_sent, cap, n_recv_posted;
+};
+
+struct sym_rank {
+    struct schedule s;
+    struct sym *buf[BUF_NBUFS];
+    int64_t len[BUF_NBUFS];
+    uint32_t round;
+    bool posted;
+    /* sequence numbers of this round's messages per op */
+    int64_t *seq;
+};
+
+struct sym_result {
+    char error[256];
+    int max_rounds;            /* rounds that communicate, max over ranks */
+    int64_t max_bytes_sent;    /* per rank, max */
+    int64_t max_msgs_sent;
+    int64_t total_bytes_sent;
+};
+
+static int sym_fail(struct sym_result *r, const char *fmt, ...)
+{
+    if (!r->error[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->error, sizeof r->error, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static void sym_set_rank(struct sym *e, int rank, int64_t idx)
+{
+    memset(e, 0, sizeof *e);
+    e->mask[rank / 64] = 1ull << (rank % 64);
+    e->idx = idx;
+    e->lo = e->hi = rank;
+    e->valid = 1;
+    e->ordered = 1;
+}
+
+static int sym_check_range(struct sym_result *res, struct sym_rank *R, int rank, int buf,
+                           int64_t off, int64_t count, bool write, bool in_place)
+{
+    if (off < 0 || off + count > R->len[buf])
+        return sym_fail(res, "rank %d: %s buffer %d [%lld,+%lld) out of bounds (len %lld)", rank,
+                        write ? "writes" : "reads", buf, (long long)off, (long long)count,
+                        (long long)R->len[buf]);
+    if (write && buf == BUF_SEND && !in_place)
+        return sym_fail(res, "rank %d writes the user's send buffer", rank);
+    return 0;
+}
+
+static int sym_reduce(struct sym_result *res, int rank, const struct sym *left,
+                      const struct sym *right, struct sym *out, bool commutative)
+{
+    if (!left->valid || !right->valid)
+        return sym_fail(res, "rank %d reduces an unwritten element", rank);
+    if (left->idx != right->idx)
+        return sym_fail(res, "rank %d combines element %lld with element %lld", rank,
+                        (long long)left->idx, (long long)right->idx);
+    struct sym r = *left;
+    for (int w = 0; w < SYM_WORDS; w++) {
+        if (left->mask[w] & right->mask[w])
+            return sym_fail(res, "rank %d counts a contribution twice (element %lld)", rank,
+                            (long long)left->idx);
+        r.mask[w] = left->mask[w] | right->mask[w];
+    }
+    r.ordered = left->ordered && right->ordered && left->hi + 1 == right->lo;
+    if (!commutative && !r.ordered)
+        return sym_fail(res, "rank %d combines ranks [%d..%d] with [%d..%d] out of order", rank,
+                        left->lo, left->hi, right->lo, right->hi);
+    r.lo = left->lo;
+    r.hi = right->hi;
+    *out = r;
+    return 0;
+}
+
+static bool sym_full(const struct sym *e, int p)
+{
+    for (int r = 0; r < p; r++)
+        if (!(e->mask[r / 64] >> (r % 64) & 1))
+            return false;
+    return true;
+}
+
+static bool ranges_overlap(int ba, int64_t oa, int64_t ca, int bb, int64_t ob, int64_t cb)
+{
+    return ba == bb && oa < ob + cb && ob < oa + ca;
+}
+
+/*
+ * Runs `a` for coll on p ranks.  counts: per-rank output counts for the
+ * reduce_scatter collectives (NULL otherwise).  Returns 0, or -1 with
+ * res->error set.
+ */
+static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
+                   const int64_t *counts, bool commutative, bool in_place, struct sym_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (p > SYM_MAXP)
+        return sym_fail(res, "p > %d", SYM_MAXP);
+    colibri_coll coll = a->coll;
+    bool rs = coll == COLIBRI_REDUCE_SCATTER || coll == COLIBRI_REDUCE_SCATTER_BLOCK;
+    int64_t total = count, *displs = NULL;
+    if (rs) {
+        displs = calloc((size_t)p + 1, sizeof *displs);
+        for (int i = 0; i < p; i++)
+            displs[i + 1] = displs[i] + counts[i];
+        total = displs[p];
+    }
+    struct sym_rank *R = calloc((size_t)p, sizeof *R);
+    struct sym_chan *ch = calloc((size_t)p * (size_t)p, sizeof *ch);
+    int rc = 0;
+
+    for (int r = 0; r < p && !rc; r++) {
+        struct sched_params sp = {0};
+        sp.rank = r;
+        sp.size = p;
+        sp.root = root;
+        sp.count = count;
+        sp.counts = counts;
+        sp.elem_size = 1;
+        sp.commutative = commutative;
+        bool is_root = coll != COLIBRI_REDUCE || r == root;
+        sp.in_place = in_place && is_root;
+        sched_init(&R[r].s);
+        if (a->build(&sp, &R[r].s) != 0 || R[r].s.oom) {
+            rc = sym_fail(res, "rank %d: builder failed", r);
+            break;
+        }
+        int64_t out_len = rs ? counts[r] : count;
+        if (coll == COLIBRI_REDUCE && r != root)
+            out_len = 0;
+        if (sp.in_place)
+            out_len = total;
+        R[r].len[BUF_RECV] = out_len;
+        R[r].buf[BUF_RECV] = calloc((size_t)out_len + 1, sizeof(struct sym));
+        if (sp.in_place) {
+            R[r].buf[BUF_SEND] = R[r].buf[BUF_RECV];
+            R[r].len[BUF_SEND] = out_len;
+        } else {
+            R[r].len[BUF_SEND] = total;
+            R[r].buf[BUF_SEND] = calloc((size_t)total + 1, sizeof(struct sym));
+        }
+        for (int64_t j = 0; j < total; j++)
+            sym_set_rank(&R[r].buf[BUF_SEND][j], r, j);
+        for (int t = 0; t < 2; t++) {
+            R[r].len[BUF_TMP + t] = R[r].s.tmp_count[t];
+            R[r].buf[BUF_TMP + t] = calloc((size_t)R[r].s.tmp_count[t] + 1, sizeof(struct sym));
+        }
+        R[r].seq = calloc((size_t)R[r].s.n_ops + 1, sizeof(int64_t));
+
+        struct sched_cost c;
+        sched_cost(&R[r].s, 1, &c);
+        if (c.rounds > res->max_rounds)
+            res->max_rounds = c.rounds;
+        if (c.bytes_sent > res->max_bytes_sent)
+            res->max_bytes_sent = c.bytes_sent;
+        if (c.msgs_sent > res->max_msgs_sent)
+            res->max_msgs_sent = c.msgs_sent;
+        res->total_bytes_sent += c.bytes_sent;
+    }
+
+    int finished = 0;
+    while (!rc && finished < p) {
+        bool progress = false;
+        finished = 0;
+        for (int r = 0; r < p && !rc; r++) {
+            struct sym_rank *me = &R[r];
+            if (me->round >= me->s.n_rounds) {
+                finished++;
+                continue;
+            }
+            const struct sched_round *rd = &me->s.rounds[me->round];
+            struct sched_op *ops = &me->s.ops[rd->first_op];
+            int64_t *seq = &me->seq[rd->first_op];
+            bool in_place_r = me->buf[BUF_SEND] == me->buf[BUF_RECV];
+            if (!me->posted) {
+                for (uint32_t i = 0; i < rd->n_ops && !rc; i++) {
+                    struct sched_op *op = &ops[i];
+                    if (op->kind != SOP_SEND && op->kind != SOP_RECV)
+                        continue;
+                    if (op->peer < 0 || op->peer >= p || op->peer == r) {
+                        rc = sym_fail(res, "rank %d: bad peer %d", r, op->peer);
+                        break;
+                    }
+                    bool w = op->kind == SOP_RECV;
+                    if ((rc = sym_check_range(res, me, r, op->src_buf, op->src_off, op->count, w,
+                                              in_place_r)))
+                        break;
+                    for (uint32_t j = 0; j < i && !rc; j++) {
+                        struct sched_op *o = &ops[j];
+                        if ((o->kind == SOP_RECV || w) &&
+                            (o->kind == SOP_SEND || o->kind == SOP_RECV) &&
+                            ranges_overlap(o->src_buf, o->src_off, o->count, op->src_buf,
+                                           op->src_off, op->count))
+                            rc = sym_fail(res, "rank %d round %u: overlapping message buffers", r,
+                                          me->round);
+                    }
+                    if (op->kind == SOP_SEND) {
+                        struct sym_chan *c = &ch[(size_t)r * p + op->peer];
+                        if (c->n_sent == c->cap) {
+                            c->cap = c->cap ? 2 * c->cap : 8;
+                            c->msgs = realloc(c->msgs, (size_t)c->cap * sizeof *c->msgs);
+                        }
+                        struct sym_msg *m = &c->msgs[c->n_sent];
+                        m->count = op->count;
+                        m->data = malloc((size_t)op->count * sizeof(struct sym));
+                        memcpy(m->data, &me->buf[op->src_buf][op->src_off],
+                               (size_t)op->count * sizeof(struct sym));
+                        for (int64_t k = 0; k < op->count; k++)
+                            if (!m->data[k].valid)
+                                rc = sym_fail(res, "rank %d sends an unwritten element", r);
+                        seq[i] = c->n_sent++;
+                    } else {
+                        struct sym_chan *c = &ch[(size_t)op->peer * p + r];
+                        seq[i] = c->n_recv_posted++;
+                    }
+                }
+                me->posted = true;
+                progress = true;
+            }
+            if (rc)
+                break;
+            bool ready = true;
+            for (uint32_t i = 0; i < rd->n_ops && ready; i++) {
+                struct sched_op *op = &ops[i];
+                if (op->kind == SOP_SEND)
+                    ready = ch[(size_t)r * p + op->peer].n_recv_posted > seq[i];
+                else if (op->kind == SOP_RECV)
+                    ready = ch[(size_t)op->peer * p + r].n_sent > seq[i];
+            }
+            if (!ready)
+                continue;
+            for (uint32_t i = 0; i < rd->n_ops && !rc; i++) {
+                struct sched_op *op = &ops[i];
+                if (op->kind == SOP_RECV) {
+                    struct sym_msg *m = &ch[(size_t)op->peer * p + r].msgs[seq[i]];
+                    if (m->count != op->count) {
+                        rc = sym_fail(res, "rank %d receives %lld from %d, which sent %lld", r,
+                                      (long long)op->count, op->peer, (long long)m->count);
+                        break;
+                    }
+                    memcpy(&me->buf[op->src_buf][op->src_off], m->data,
+                           (size_t)m->count * sizeof(struct sym));
+                } else if (op->kind == SOP_REDUCE || op->kind == SOP_COPY) {
+                    if ((rc = sym_check_range(res, me, r, op->src_buf, op->src_off, op->count,
+                                              false, in_place_r)) ||
+                        (rc = sym_check_range(res, me, r, op->dst_buf, op->dst_off, op->count,
+                                              true, in_place_r)))
+                        break;
+                    if (op->kind == SOP_REDUCE && op->src_buf == BUF_SEND &&
+                        (op->flags & SOP_DST_IS_LEFT) && !commutative) {
+                        rc = sym_fail(res, "rank %d: dst-is-left reduce reads the user's input",
+                                      r);
+                        break;
+                    }
+                    for (int64_t k = 0; k < op->count && !rc; k++) {
+                        struct sym *src = &me->buf[op->src_buf][op->src_off + k];
+                        struct sym *dst = &me->buf[op->dst_buf][op->dst_off + k];
+                        if (op->kind == SOP_COPY) {
+                            if (!src->valid)
+                                rc = sym_fail(res, "rank %d copies an unwritten element", r);
+                            *dst = *src;
+                        } else if (op->flags & SOP_DST_IS_LEFT) {
+                            rc = sym_reduce(res, r, dst, src, dst, commutative);
+                        } else {
+                            rc = sym_reduce(res, r, src, dst, dst, commutative);
+                        }
+                    }
+                }
+            }
+            me->round++;
+            me->posted = false;
+            progress = true;
+        }
+        if (!rc && !progress && finished < p)
+            rc = sym_fail(res, "deadlock");
+    }
+
+    for (int r = 0; r < p && !rc; r++) {
+        for (int s = 0; s < p && !rc; s++) {
+            struct sym_chan *c = &ch[(size_t)r * p + s];
+            if (c->n_sent != c->n_recv_posted)
+                rc = sym_fail(res, "%lld messages %d->%d but %lld receives",
+                              (long long)c->n_sent, r, s, (long long)c->n_recv_posted);
+        }
+    }
+    for (int r = 0; r < p && !rc; r++) {
+        int64_t n = rs ? counts[r] : count, base = rs ? displs[r] : 0;
+        if (coll == COLIBRI_REDUCE && r != root)
+            continue;
+        for (int64_t j = 0; j < n && !rc; j++) {
+            struct sym *e = &R[r].buf[BUF_RECV][j];
+            if (!e->valid || e->idx != base + j)
+                rc = sym_fail(res, "rank %d: output element %lld is %s", r, (long long)j,
+                              e->valid ? "the wrong element" : "unwritten");
+            else if (!sym_full(e, p))
+                rc = sym_fail(res, "rank %d: output element %lld misses contributions", r,
+                              (long long)j);
+            else if (!commutative && !(e->ordered && e->lo == 0 && e->hi == p - 1))
+                rc = sym_fail(res, "rank %d: output element %lld not in rank order", r,
+                              (long long)j);
+        }
+    }
+
+    for (int r = 0; r < p; r++) {
+        for (int s = 0; s < p; s++) {
+            struct sym_chan *c = &ch[(size_t)r * p + s];
+            for (int64_t m = 0; m < c->n_sent; m++)
+                free(c->msgs[m].data);
+            free(c->msgs);
+        }
+        if (R[r].buf[BUF_SEND] != R[r].buf[BUF_RECV])
+            free(R[r].buf[BUF_SEND]);
+        free(R[r].buf[BUF_RECV]);
+        free(R[r].buf[BUF_TMP]);
+        free(R[r].buf[BUF_TMP2]);
+        free(R[r].seq);
+        sched_free(&R[r].s);
+    }
+    free(R);
+    free(ch);
+    free(displs);
+    return rc;
+}
+
+#endif
