@@ -14,6 +14,12 @@ static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
                                                   "MPI_Reduce_scatter",
                                                   "MPI_Reduce_scatter_block"};
 
+static long env_long(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? strtol(v, NULL, 10) : 0;
+}
+
 static int passes_through(MPI_Comm comm)
 {
     int inter = 0;
@@ -53,6 +59,10 @@ static int run(struct native_args *a, const char *requested)
     c.sp.elem_size = (size_t)tsize;
     c.sp.in_place = a->sendbuf == MPI_IN_PLACE;
     c.sp.commutative = commutative != 0;
+    /* Tuning knobs; every rank must see the same values, as with any MPI
+     * tuning variable. */
+    c.sp.radix = (int)env_long("COLIBRI_RADIX");
+    c.sp.segment = tsize > 0 ? env_long("COLIBRI_SEGMENT_BYTES") / tsize : 0;
 
     int64_t *block_counts = NULL;
     if (a->coll == COLIBRI_REDUCE_SCATTER_BLOCK) {

@@ -47,8 +47,86 @@ static struct cost_params model_params(void)
     return m;
 }
 
+/*
+ * COLIBRI_TUNING=<file>: measured rules that override the model, one per line,
+ *   <collective> <min_bytes> <max_bytes> <min_p> <max_p> <algorithm|native>
+ * (bytes: the whole vector, count x type size; ranges inclusive; '#' starts
+ * a comment).  The first rule that matches and whose algorithm's
+ * restrictions hold wins.
+ */
+struct rule {
+    colibri_coll coll;
+    long long lo_bytes, hi_bytes;
+    int lo_p, hi_p;
+    char name[48];
+};
+static struct rule rules[256];
+static int n_rules = -1;
+
+static void load_rules(void)
+{
+    n_rules = 0;
+    const char *path = getenv("COLIBRI_TUNING");
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (path && !f)
+        fprintf(stderr, "colibri: warning: cannot read COLIBRI_TUNING file '%s'\n", path);
+    if (!f)
+        return;
+    char line[256], coll[48];
+    while (fgets(line, sizeof line, f) && n_rules < (int)(sizeof rules / sizeof *rules)) {
+        struct rule *r = &rules[n_rules];
+        if (line[0] == '#' || sscanf(line, "%47s %lld %lld %d %d %47s", coll, &r->lo_bytes,
+                                     &r->hi_bytes, &r->lo_p, &r->hi_p, r->name) != 6)
+            continue;
+        for (int c = 0; c < COLIBRI_NCOLL; c++)
+            if (strcmp(coll, colibri_coll_name((colibri_coll)c)) == 0) {
+                r->coll = (colibri_coll)c;
+                n_rules++;
+            }
+    }
+    fclose(f);
+}
+
+static int64_t vector_elems(colibri_coll coll, const struct sched_params *p)
+{
+    if (coll != COLIBRI_REDUCE_SCATTER)
+        return coll == COLIBRI_REDUCE_SCATTER_BLOCK ? p->count * p->size : p->count;
+    int64_t n = 0;
+    for (int i = 0; i < p->size; i++)
+        n += p->counts[i];
+    return n;
+}
+
+/* Returns 1 and sets *alg (NULL = native) when a tuning rule decides. */
+static int tuned_choice(colibri_coll coll, const struct sched_params *p,
+                        const struct algorithm **alg)
+{
+    if (n_rules < 0)
+        load_rules();
+    long long bytes = (long long)vector_elems(coll, p) * (long long)p->elem_size;
+    for (int i = 0; i < n_rules; i++) {
+        const struct rule *r = &rules[i];
+        if (r->coll != coll || bytes < r->lo_bytes || bytes > r->hi_bytes || p->size < r->lo_p ||
+            p->size > r->hi_p)
+            continue;
+        if (strcmp(r->name, "native") == 0) {
+            *alg = NULL;
+            return 1;
+        }
+        const struct algorithm *a = catalog_find(coll, r->name);
+        if (a && !catalog_violation(a, p)) {
+            *alg = a;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p)
 {
+    const struct algorithm *tuned;
+    if (tuned_choice(coll, p, &tuned))
+        return tuned;
     struct cost_params m = model_params();
     const struct algorithm *best = NULL;
     double best_t = 0;

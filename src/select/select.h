@@ -12,9 +12,10 @@
 int select_algorithm(colibri_coll coll, const struct sched_params *p, const char *requested,
                      const struct algorithm **alg, char *msg, size_t len);
 
-/* The cost-model choice among the algorithms whose restrictions hold.
- * Depends only on what every rank agrees on (p, counts, type size,
- * commutativity, root), so all ranks pick the same. */
+/* The automatic choice: a COLIBRI_TUNING rule if one matches, else the
+ * cost-model minimum among the algorithms whose restrictions hold; NULL
+ * means native.  Depends only on what every rank agrees on (p, counts, type
+ * size, commutativity, root), so all ranks pick the same. */
 const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p);
 
 #endif
