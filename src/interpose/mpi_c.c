@@ -43,6 +43,33 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
     return rc;
 }
 
+#if MPI_VERSION >= 4
+/* MPI-4 large-count forms (mpi4py on MPICH calls these for every reduction). */
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm)
+{
+    return colibri_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm)
+{
+    return colibri_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
+}
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return colibri_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
+}
+
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return colibri_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL);
+}
+#endif
+
 int MPI_Finalize(void)
 {
     stats_report();

@@ -1,0 +1,35 @@
+! A plain Fortran MPI program using the mpi_f08 module, which Open MPI
+! routes through its own internal entry points (ompi_allreduce_f, ...):
+! MPI_Allreduce (in place, and with ierror omitted) and MPI_Reduce at the last
+! rank, checked against a serial computation.  Rank 0 prints "calls per
+! rank: allreduce=... reduce=..."; a wrong result makes the exit status
+! nonzero.
+program fortran_f08
+  use mpi_f08
+  implicit none
+  integer, parameter :: n = 500
+  integer :: ierr, rank, nprocs, i, r, errors
+  integer :: a(n), b(n), want(n)
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
+  errors = 0
+  want = [(sum([(mod(r * 31 + i * 7, 97) - 40, r = 0, nprocs - 1)]), i = 1, n)]
+
+  a = [(mod(rank * 31 + i * 7, 97) - 40, i = 1, n)]
+  call MPI_Allreduce(MPI_IN_PLACE, a, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (ierr /= MPI_SUCCESS .or. any(a /= want)) errors = errors + 1
+
+  a = [(mod(rank * 31 + i * 7, 97) - 40, i = 1, n)]
+  call MPI_Allreduce(a, b, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (any(b /= want)) errors = errors + 1
+
+  call MPI_Reduce(a, b, n, MPI_INTEGER, MPI_SUM, nprocs - 1, MPI_COMM_WORLD, ierr)
+  if (rank == nprocs - 1 .and. (ierr /= MPI_SUCCESS .or. any(b /= want))) errors = errors + 1
+
+  if (rank == 0) print '(a)', 'calls per rank: allreduce=2 reduce=1'
+  if (errors /= 0) print '(a, i0, a, i0, a)', 'rank ', rank, ': ', errors, ' wrong results'
+  call MPI_Finalize()
+  if (errors /= 0) stop 1
+end program fortran_f08

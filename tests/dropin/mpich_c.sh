@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Drop-in under MPICH (2 ranks: it busy-polls): the plain C program
+# dropin_reductions, preloaded, through the classic entry points, through the
+# MPI-4 large-count ones (MPI_Allreduce_c, ...; what mpi4py on MPICH calls)
+# and on sub-communicators only; COLIBRI_STATS accounts for every call.  A
+# program without reductions is unaffected.
+source "$(dirname "$0")/common.bash"
+prog=build-mpich/tests/dropin_reductions
+
+for mode in "" large-count split; do
+  preloaded mpich 2 "$prog" $mode
+  expect_ok $? 2
+done
+
+preloaded mpich 2 build-mpich/tests/dropin_no_reduction
+if [ $? -ne 0 ] || grep -q '^colibri' "$OUT/err"; then
+  fail "a program without reductions was affected:"
+  cat "$OUT/out" "$OUT/err"
+fi
+
+finish

@@ -1,0 +1,34 @@
+/*
+ * A plain MPI program that never calls a reduction: preloading colibri must
+ * change nothing for it (and COLIBRI_STATS must report no call).  It passes a
+ * token around a ring, broadcasts, and duplicates and frees a communicator;
+ * a wrong value makes the exit status nonzero.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size, errors = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    int token = rank, got = -1;
+    MPI_Sendrecv(&token, 1, MPI_INT, (rank + 1) % size, 0, &got, 1, MPI_INT,
+                 (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    errors += got != (rank + size - 1) % size;
+
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    double v = rank == size - 1 ? 2.5 : 0.0;
+    MPI_Bcast(&v, 1, MPI_DOUBLE, size - 1, dup);
+    errors += v != 2.5;
+    MPI_Barrier(dup);
+    MPI_Comm_free(&dup);
+
+    if (errors)
+        fprintf(stderr, "rank %d: %d wrong values\n", rank, errors);
+    MPI_Finalize();
+    return errors != 0;
+}
