@@ -29,7 +29,7 @@ endif
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS := $(LIB_OBJ:.o=.d)
 
-TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench
+TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 MPI_TESTS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/%,$(wildcard tests/mpi/*.c))
 DROPIN_TESTS := $(patsubst tests/dropin/%.c,$(BUILD)/tests/dropin_%,$(wildcard tests/dropin/*.c))
@@ -68,6 +68,10 @@ $(BUILD)/lib/libcolibri.so: $(LIB_OBJ)
 $(BUILD)/bin/colibri-info: src/tools/colibri_info.c $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/bin/kernel-bench: bench/kernel_bench.c $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
 $(BUILD)/bin/colibri-bench: bench/colibri_bench.c $(LIBRARY)
 	@mkdir -p $(dir $@)
