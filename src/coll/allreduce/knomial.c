@@ -1,0 +1,91 @@
+/*
+ * Allreduce by recursive multiplying (k-ary butterfly): in each round a rank
+ * exchanges its whole vector with the k-1 others of its group of k and
+ * reduces them all.  log_k p rounds instead of lg p: the latency-optimal
+ * choice for short vectors where a round costs more than k-1 messages.
+ *
+ * Radix k = sched_params.radix (values below 2 mean the default, 4).  Any p:
+ * the rounds run in mixed radix over q = j k^m <= p (patterns/knomial.h),
+ * m rounds of radix k and, when j > 1, one of radix j; the p - q < k^m extra
+ * ranks fold pairwise onto their neighbours first and get the result last.
+ *
+ * Cost, one port per rank (k-1 messages of n bytes sent and received):
+ *     m (a + (k-1) n b + (k-1) n g)  [+ a + (j-1) n b + (j-1) n g  if j > 1]
+ *                                    [+ 2 a + 2 n b + n g  if p != q]
+ * p = k^m gives log_k p rounds, p = j k^m gives ceil(log_k p) rounds, any
+ * other p at most ceil(log_k p) rounds plus the fold's two.
+ *
+ * Rank order is kept: a group is k adjacent intervals of ranks, and the rank
+ * with digit d combines the lower digits' vectors on its left (d-1 down to
+ * 0) and the higher ones on its right, so non-commutative operations are
+ * safe.
+ */
+#include "../../patterns/knomial.h"
+#include "../algorithm.h"
+
+static int radix_of(const struct sched_params *p) { return p->radix >= 2 ? p->radix : 4; }
+
+int allreduce_knomial_build(const struct sched_params *p, struct schedule *s)
+{
+    const int64_t n = p->count;
+    const int rank = p->rank, in = p->in_place ? BUF_RECV : BUF_SEND;
+    struct kn_plan pl;
+    kn_make_plan(p->size, radix_of(p), &pl);
+    const int v = kn_newrank(rank, pl.rem);
+    const bool folded = rank < 2 * pl.rem;
+
+    if (v < 0) {
+        sched_send(s, rank + 1, in, 0, n);
+        sched_round(s);
+        sched_recv(s, rank + 1, BUF_RECV, 0, n);
+        sched_round(s);
+        return s->oom ? -1 : 0;
+    }
+    sched_copy(s, in, 0, BUF_RECV, 0, n);
+    if (folded) {
+        sched_need_tmp(s, BUF_TMP, n);
+        sched_recv(s, rank - 1, BUF_TMP, 0, n);
+        sched_reduce(s, BUF_TMP, 0, BUF_RECV, 0, n, 0);
+    }
+    sched_round(s);
+
+    for (int i = 0; i < kn_rounds(&pl); i++) {
+        int stride, radix = kn_round(&pl, i, &stride);
+        int d = v / stride % radix, base = v - d * stride;
+        sched_need_tmp(s, BUF_TMP, (int64_t)(radix - 1) * n);
+        /* Slot e (e != d) of scratch receives digit e's vector. */
+        for (int e = 0; e < radix; e++) {
+            if (e == d)
+                continue;
+            int peer = kn_oldrank(base + e * stride, pl.rem);
+            sched_send(s, peer, BUF_RECV, 0, n);
+            sched_recv(s, peer, BUF_TMP, (e - (e > d)) * n, n);
+        }
+        for (int e = d - 1; e >= 0; e--)
+            sched_reduce(s, BUF_TMP, e * n, BUF_RECV, 0, n, 0);
+        for (int e = d + 1; e < radix; e++)
+            sched_reduce(s, BUF_TMP, (e - 1) * n, BUF_RECV, 0, n, SOP_DST_IS_LEFT);
+        sched_round(s);
+    }
+
+    if (folded) {
+        sched_send(s, rank - 1, BUF_RECV, 0, n);
+        sched_round(s);
+    }
+    return s->oom ? -1 : 0;
+}
+
+double allreduce_knomial_cost(const struct sched_params *p, const struct cost_params *m)
+{
+    const double n = (double)p->count * (double)p->elem_size;
+    struct kn_plan pl;
+    kn_make_plan(p->size, radix_of(p), &pl);
+    double t = 0;
+    for (int i = 0; i < kn_rounds(&pl); i++) {
+        int stride, others = kn_round(&pl, i, &stride) - 1;
+        t += m->alpha + others * n * (m->beta + m->gamma);
+    }
+    if (pl.rem)
+        t += 2 * m->alpha + 2 * n * m->beta + n * m->gamma;
+    return t;
+}

@@ -1,0 +1,142 @@
+/*
+ * Reduce-scatter (and reduce-scatter-block) by recursive halving over ranks:
+ * lg p steps, each sending and reducing half of what the rank still holds,
+ * so a rank moves (p-1)/p of the vector in total at logarithmic latency.
+ * Any per-rank counts work, zeros included.
+ *
+ * Order-preserving, so safe for non-commutative operations: the halving runs
+ * with distance doubling (step s pairs v with v ^ 2^s, always two adjacent
+ * intervals of ranks, lower on the left).  Distance doubling would leave
+ * virtual rank v with the bit-reversed block, so each rank first copies its
+ * input into scratch with block b at position bit_reverse(b): then every
+ * exchanged half is contiguous and v ends with its own block.  That local
+ * copy of the vector is the price of the rank order; MPICH instead runs
+ * distance halving, which is commutative-only.
+ *
+ * p not a power of two: the pairwise fold of patterns/fold.h.  Even rank 2i
+ * (i < p - p') hands its whole vector to 2i+1 and drops out; the survivor's
+ * block is the union of both ranks' blocks, and it forwards 2i's part at the
+ * end.
+ *
+ * Cost, N = sum of counts, p' = 2^L = 2^floor(lg p):
+ *     lg p' a + sum_s M_s (b + g)   [+ a + N b + N g + a + max_i c_2i b  when p != p']
+ * where M_s is the largest half exchanged in step s: the largest sum of the
+ * folded blocks whose index is congruent mod 2^(s+1).  Equal counts give
+ *     lg p a + (p-1)/p N (b + g)   for p = 2^L.
+ * Skewed counts cost more (one non-empty block: lg p' N (b + g)), which the
+ * cost function reports, so the selector moves to pairwise or ring.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../../patterns/fold.h"
+#include "../halving_steps.h"
+
+/* cnt[b]: elements of folded block b (the blocks of its one or two ranks),
+ * b = 0..2^L-1. */
+static void folded_counts(const struct sched_params *p, int64_t *cnt)
+{
+    const int pof2 = pof2_floor(p->size), rem = p->size - pof2;
+    for (int b = 0; b < pof2; b++)
+        cnt[b] = b < rem ? p->counts[2 * b] + p->counts[2 * b + 1] : p->counts[b + rem];
+}
+
+int reduce_scatter_recursive_halving_build(const struct sched_params *p, struct schedule *s)
+{
+    const int size = p->size, rank = p->rank, pof2 = pof2_floor(size), L = floor_log2(size);
+    const int64_t *counts = p->counts;
+    const bool folded = rank < 2 * (size - pof2);
+    const int v = fold_newrank(rank, size), in = p->in_place ? BUF_RECV : BUF_SEND;
+    int64_t total = 0;
+    for (int i = 0; i < size; i++)
+        total += counts[i];
+
+    if (v < 0) {
+        sched_send(s, rank + 1, in, 0, total);
+        sched_round(s);
+        sched_recv(s, rank + 1, BUF_RECV, 0, counts[rank]);
+        sched_round(s);
+        return s->oom ? -1 : 0;
+    }
+
+    /* cnt: folded block sizes, nat: their offsets in the input, pos: offsets
+     * of positions 0..2^L in the permuted scratch. */
+    int64_t *cnt = malloc(3 * ((size_t)pof2 + 1) * sizeof *cnt);
+    if (!cnt)
+        return -1;
+    int64_t *nat = cnt + pof2 + 1, *pos = nat + pof2 + 1;
+    folded_counts(p, cnt);
+    nat[0] = pos[0] = 0;
+    for (int b = 0; b < pof2; b++) {
+        nat[b + 1] = nat[b] + cnt[b];
+        pos[b + 1] = pos[b] + cnt[bit_reverse(b, L)];
+    }
+    struct halving h = {s, L, total, pos, BUF_TMP, BUF_TMP, BUF_TMP2};
+
+    int64_t scratch = folded ? total : 0;
+    for (int i = 1; i <= L; i++) {
+        int lo, len;
+        halving_range(v, L, i, &lo, &len);
+        int64_t c = hv_count(&h, lo, len);
+        scratch = c > scratch ? c : scratch;
+    }
+    sched_need_tmp(s, BUF_TMP, total);
+    sched_need_tmp(s, BUF_TMP2, scratch);
+
+    if (folded)
+        sched_recv(s, rank - 1, BUF_TMP2, 0, total);
+    for (int b = 0; b < pof2; b++) {
+        int64_t w = pos[bit_reverse(b, L)];
+        sched_copy(s, in, nat[b], BUF_TMP, w, cnt[b]);
+        if (folded)
+            sched_reduce(s, BUF_TMP2, nat[b], BUF_TMP, w, cnt[b], 0);
+    }
+    sched_round(s);
+
+    int peer[HALVING_MAXL];
+    for (int i = 0; i < L; i++)
+        peer[i] = fold_oldrank(v ^ 1 << i, size);
+    hv_reduce_scatter(&h, v, peer);
+
+    int64_t mine = pos[bit_reverse(v, L)], before = folded ? counts[rank - 1] : 0;
+    if (folded)
+        sched_send(s, rank - 1, BUF_TMP, mine, before);
+    sched_copy(s, BUF_TMP, mine + before, BUF_RECV, 0, counts[rank]);
+    sched_round(s);
+    free(cnt);
+    return s->oom ? -1 : 0;
+}
+
+double reduce_scatter_recursive_halving_cost(const struct sched_params *p,
+                                             const struct cost_params *m)
+{
+    const int size = p->size, pof2 = pof2_floor(size), rem = size - pof2;
+    const double es = (double)p->elem_size;
+    int64_t *cnt = malloc((size_t)pof2 * sizeof *cnt);
+    if (!cnt)
+        return HUGE_VAL;
+    folded_counts(p, cnt);
+
+    /* Step s exchanges the blocks of one class mod 2^(s+1); fold the classes
+     * from the finest (s = L-1: single blocks) to the coarsest. */
+    double t = 0;
+    for (int classes = pof2; classes > 1; classes /= 2) {
+        int64_t big = 0;
+        for (int c = 0; c < classes; c++) {
+            big = cnt[c] > big ? cnt[c] : big;
+            if (c >= classes / 2)
+                cnt[c - classes / 2] += cnt[c];
+        }
+        t += (big ? m->alpha : 0) + (double)big * es * (m->beta + m->gamma);
+    }
+    if (rem) {
+        const int64_t total = cnt[0];
+        int64_t back = 0;
+        for (int i = 0; i < rem; i++)
+            back = p->counts[2 * i] > back ? p->counts[2 * i] : back;
+        t += (total ? m->alpha : 0) + (double)total * es * (m->beta + m->gamma);
+        t += (back ? m->alpha : 0) + (double)back * es * m->beta;
+    }
+    free(cnt);
+    return t;
+}
