@@ -7,6 +7,7 @@
 #   PS="64" scripts/bench_smpi.sh    only some process counts
 #   FORCE=1 ...                      redo runs whose CSV already exists
 #   ONLY=smpi- ...                   only runs whose name matches this regex
+#   TIMEOUT=900 ...                  seconds one run may take (default 900)
 #
 # The platform is 1 us / 100 Gb/s end to end with SMPI's size-dependent
 # correction factors set to 1 and computation not timed, so simulated times
@@ -30,6 +31,7 @@ SLOW_ALGS=${SLOW_ALGS:-"ring"}
 BUILTINS=${BUILTINS:-"default rdb rab_rdb rab redbcast ompi mpich mvapich2 mvapich2_rs impi smp_binomial smp_rdb"}
 SLOW_BUILTINS=${SLOW_BUILTINS:-"lr ompi_ring_segmented"}
 SELECTORS=${SELECTORS:-"mpich ompi"}
+TIMEOUT=${TIMEOUT:-900}
 MODEL=1e-6,8e-11,0
 BENCH=build-smpi/bin/colibri-bench
 
@@ -55,16 +57,23 @@ run() {
   if [ -s "$csv" ] && [ -z "${FORCE:-}" ]; then return; fi
   read -r plat hosts <<<"$(platform_for "$p")"
   local start=$SECONDS
-  smpirun -np "$p" -platform "$plat" -hostfile "$hosts" \
+  timeout "$TIMEOUT" smpirun -np "$p" -platform "$plat" -hostfile "$hosts" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
     --log=root.thres:warning "${cfg[@]}" \
     "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@" >"$out" 2>&1
   local rc=$?
   # smpirun exits 0 even after MPI_Abort: look for the benchmark's own verdict.
   if grep -q "WRONG RESULT" "$out" || [ $rc -ne 0 ] || [ ! -s "$csv.part" ]; then
-    echo "FAILED: p=$p $name (rc $rc): see $out"; grep -m3 "WRONG RESULT\|colibri-bench:" "$out"
+    echo "FAILED: p=$p $name (rc $rc): see $out"; grep -m3 "WRONG RESULT\|colibri-bench:\|CRITICAL" "$out"
     failures=$((failures + 1))
-    printf '%s p=%d %-28s FAILED after %ds\n' "$(date +%FT%T)" "$p" "$name" $((SECONDS - start)) >>"$LOG"
+    local why="FAILED"
+    # Sizes finished before a hang or crash are still right: keep them.
+    if ! grep -q "WRONG RESULT" "$out" && [ "$(wc -l <"$csv.part")" -gt 1 ]; then
+      why="PARTIAL, up to $(tail -1 "$csv.part" | cut -d, -f4) bytes,"
+      mv "$csv.part" "$csv"
+    fi
+    printf '%s p=%d %-28s %s rc %d after %ds\n' "$(date +%FT%T)" "$p" "$name" "$why" $rc \
+      $((SECONDS - start)) >>"$LOG"
     return
   fi
   mv "$csv.part" "$csv"
