@@ -28,6 +28,32 @@ static int passes_through(MPI_Comm comm)
     return PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter;
 }
 
+static bool same_key(const struct sched_params *x, const struct sched_params *y)
+{
+    return x->rank == y->rank && x->size == y->size && x->root == y->root &&
+           x->count == y->count && x->elem_size == y->elem_size && x->in_place == y->in_place &&
+           x->commutative == y->commutative && x->segment == y->segment && x->radix == y->radix;
+}
+
+/* The schedule for this call: the cached one when the call repeats the last
+ * one (reduce_scatter's count vectors are not compared, so it always builds). */
+static const struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll,
+                                              const struct algorithm *alg,
+                                              const struct sched_params *p)
+{
+    struct sched_cache *e = &cs->cache[coll];
+    if (e->alg == alg && coll != COLIBRI_REDUCE_SCATTER && same_key(&e->key, p))
+        return &e->s;
+    e->alg = NULL;
+    sched_reset(&e->s);
+    if (alg->build(p, &e->s) != 0 || e->s.oom)
+        return NULL;
+    e->alg = alg;
+    e->key = *p;
+    e->key.counts = NULL;
+    return &e->s;
+}
+
 static int run(struct native_args *a, const char *requested)
 {
     const char *fname = fnames[a->coll];
@@ -105,14 +131,8 @@ static int run(struct native_args *a, const char *requested)
     c.red.commutative = c.sp.commutative;
     c.red.kernel = kernel_lookup(a->op, a->dt);
 
-    struct schedule s;
-    sched_init(&s);
-    if (alg->build(&c.sp, &s) != 0 || s.oom) {
-        rc = MPI_ERR_NO_MEM;
-    } else {
-        rc = exec_run(&c, &s);
-    }
-    sched_free(&s);
+    const struct schedule *s = cached_schedule(c.cs, a->coll, alg, &c.sp);
+    rc = s ? exec_run(&c, s) : MPI_ERR_NO_MEM;
     free(block_counts);
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, "communication failed inside the collective");

@@ -16,6 +16,8 @@ static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
     PMPI_Finalized(&finalized);
     if (!finalized)
         PMPI_Comm_free(&cs->comm);
+    for (int i = 0; i < COLIBRI_NCOLL; i++)
+        sched_free(&cs->cache[i].s);
     free(cs);
     return MPI_SUCCESS;
 }

@@ -18,11 +18,21 @@ struct algorithm;
 
 /* Created on the first colibri collective on a communicator (never at its
  * creation), cached as an MPI attribute, freed with the communicator. */
+/* The last schedule built for a collective on a communicator.  Applications
+ * repeat the same call in a loop; reusing the schedule takes its building
+ * off the latency path of short messages. */
+struct sched_cache {
+    const struct algorithm *alg; /* NULL: empty */
+    struct sched_params key;     /* counts is never cached (reduce_scatter is not) */
+    struct schedule s;
+};
+
 struct comm_state {
     MPI_Comm comm;      /* private duplicate: colibri's messages never match the application's */
     int rank, size;
     unsigned seq;       /* per-call tag, so successive collectives never cross-match */
     const char *last[COLIBRI_NCOLL];
+    struct sched_cache cache[COLIBRI_NCOLL];
 };
 
 /* Returns MPI_SUCCESS and the state, creating it on first use (collective
