@@ -48,6 +48,12 @@ int colibri_reduce_scatter(const void *sendbuf, void *recvbuf,
                            const MPI_Count recvcounts[], MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, const char *algorithm);
 
+/* colibri reads its COLIBRI_* environment variables once, at the first
+ * call, as MPI libraries read their tuning variables.  A program that
+ * changes them with setenv() calls this to make them take effect (on every
+ * rank, between collectives). */
+void colibri_config_reload(void);
+
 /* The catalog. */
 typedef struct colibri_algorithm_info {
     colibri_coll coll;

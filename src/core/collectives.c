@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../select/select.h"
+#include "config.h"
 #include "native.h"
 #include "runtime.h"
 #include "validate.h"
@@ -13,12 +14,6 @@
 static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
                                                   "MPI_Reduce_scatter",
                                                   "MPI_Reduce_scatter_block"};
-
-static long env_long(const char *name)
-{
-    const char *v = getenv(name);
-    return v ? strtol(v, NULL, 10) : 0;
-}
 
 static int passes_through(MPI_Comm comm)
 {
@@ -87,8 +82,9 @@ static int run(struct native_args *a, const char *requested)
     c.sp.commutative = commutative != 0;
     /* Tuning knobs; every rank must see the same values, as with any MPI
      * tuning variable. */
-    c.sp.radix = (int)env_long("COLIBRI_RADIX");
-    c.sp.segment = tsize > 0 ? env_long("COLIBRI_SEGMENT_BYTES") / tsize : 0;
+    const struct config *cfg = config_get();
+    c.sp.radix = (int)cfg->radix;
+    c.sp.segment = tsize > 0 ? cfg->segment_bytes / tsize : 0;
 
     int64_t *block_counts = NULL;
     if (a->coll == COLIBRI_REDUCE_SCATTER_BLOCK) {

@@ -12,21 +12,7 @@
 
 #include <mpi.h>
 
-static const char *const env_names[COLIBRI_NCOLL] = {
-    "COLIBRI_ALLREDUCE_ALGORITHM", "COLIBRI_REDUCE_ALGORITHM", "COLIBRI_REDUCE_SCATTER_ALGORITHM",
-    "COLIBRI_REDUCE_SCATTER_BLOCK_ALGORITHM"};
-
-enum fallback { FALLBACK_ERROR, FALLBACK_WARN, FALLBACK_SILENT };
-
-static enum fallback fallback_mode(void)
-{
-    const char *v = getenv("COLIBRI_FALLBACK");
-    if (v && strcmp(v, "warn") == 0)
-        return FALLBACK_WARN;
-    if (v && strcmp(v, "silent") == 0)
-        return FALLBACK_SILENT;
-    return FALLBACK_ERROR;
-}
+#include "../core/config.h"
 
 /* Cost-model parameters: defaults describe a commodity cluster node pair
  * (1.5 us latency, ~10 GB/s, ~5 GB/s reduction); COLIBRI_COST_MODEL=
@@ -146,7 +132,7 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
 int select_algorithm(colibri_coll coll, const struct sched_params *p, const char *requested,
                      const struct algorithm **alg, char *msg, size_t len)
 {
-    const char *name = requested ? requested : getenv(env_names[coll]);
+    const char *name = requested ? requested : config_get()->algorithm[coll];
     *alg = NULL;
     if (!name || !*name || strcmp(name, "auto") == 0) {
         *alg = select_auto(coll, p);
@@ -167,7 +153,7 @@ int select_algorithm(colibri_coll coll, const struct sched_params *p, const char
         *alg = a;
         return MPI_SUCCESS;
     }
-    enum fallback f = fallback_mode();
+    enum fallback f = config_get()->fallback;
     if (f == FALLBACK_ERROR) {
         snprintf(msg, len, "%s algorithm '%s' %s (COLIBRI_FALLBACK=warn lets colibri choose instead)",
                  colibri_coll_name(coll), name, why);

@@ -117,8 +117,10 @@ static void check_bad(const struct bad_call *b, MPI_Comm comm, bool via_mpi, boo
     void *rb = b->null_recv ? NULL : b->aliased ? sbuf : rbuf;
     char var[64];
     h_algorithm_env(b->coll, var, sizeof var);
-    if (via_mpi && b->alg)
+    if (via_mpi && b->alg) {
         setenv(var, b->alg, 1);
+        colibri_config_reload();
+    }
     handler_calls = 0;
     handler_code = MPI_SUCCESS;
 
@@ -126,8 +128,10 @@ static void check_bad(const struct bad_call *b, MPI_Comm comm, bool via_mpi, boo
     int rc = call(b, comm, via_mpi, sb, rb);
     char err[2048];
     capture_end(err, sizeof err);
-    if (via_mpi && b->alg)
+    if (via_mpi && b->alg) {
         unsetenv(var);
+        colibri_config_reload();
+    }
 
     int cls = rc, hcls = handler_code;
     MPI_Error_class(rc, &cls);
@@ -235,6 +239,7 @@ static void fallback_warn(void)
     for (int r = 0; r < p && r < 64; r++)
         counts[r] = COUNT;
     setenv("COLIBRI_FALLBACK", "warn", 1);
+    colibri_config_reload();
     for (int coll = 0; coll < COLIBRI_NCOLL; coll++) {
         const char *alg = commutative_only((colibri_coll)coll);
         if (!alg)
@@ -247,14 +252,18 @@ static void fallback_warn(void)
                                .op = H_USER_AFFINE, .count = COUNT, .counts = counts,
                                .seed = (uint64_t)(coll * 2 + via_mpi), .via_mpi = via_mpi,
                                .expect_alg = colibri_select((colibri_coll)coll, p, COUNT, tsize, 0)};
-            if (via_mpi)
+            if (via_mpi) {
                 setenv(var, alg, 1);
+                colibri_config_reload();
+            }
             capture_begin();
             bool ok = h_case(&c);
             char err[2048];
             capture_end(err, sizeof err);
-            if (via_mpi)
+            if (via_mpi) {
                 unsetenv(var);
+                colibri_config_reload();
+            }
             const bool warned = strncmp(err, "colibri: warning: ", 18) == 0 && strstr(err, alg);
             h_record(MPI_COMM_WORLD, !ok || (rank == 0 ? warned && count_lines(err) == 1 : !err[0]),
                      "COLIBRI_FALLBACK=warn %s/%s via %s: stderr was '%.200s'",
@@ -263,6 +272,7 @@ static void fallback_warn(void)
         }
     }
     unsetenv("COLIBRI_FALLBACK");
+    colibri_config_reload();
 }
 
 int main(int argc, char **argv)

@@ -240,8 +240,10 @@ static void knobs(void)
         {"COLIBRI_SEGMENT_BYTES", "24"}, {"COLIBRI_SEGMENT_BYTES", "1000"}};
     for (unsigned i = 0; i < sizeof settings / sizeof *settings; i++) {
         setenv(settings[i][0], settings[i][1], 1);
+        colibri_config_reload();
         run_sweep(&s);
         unsetenv(settings[i][0]);
+        colibri_config_reload();
     }
 }
 
@@ -333,6 +335,7 @@ static void interposed(const int64_t *ragged)
         char var[64];
         h_algorithm_env(a->info.coll, var, sizeof var);
         setenv(var, a->info.name, 1);
+        colibri_config_reload();
         struct h_case c = world_case(a, ragged, h_type_named("MPI_INT"), H_SUM, p + 1);
         c.via_mpi = true;
         h_case(&c);
@@ -344,6 +347,7 @@ static void interposed(const int64_t *ragged)
             h_case(&c);
         }
         unsetenv(var);
+        colibri_config_reload();
     }
 }
 

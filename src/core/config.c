@@ -1,0 +1,41 @@
+/* Reads the COLIBRI_* variables that every call consults (see config.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct config cfg;
+static int loaded;
+
+static const char *const algorithm_vars[COLIBRI_NCOLL] = {
+    "COLIBRI_ALLREDUCE_ALGORITHM", "COLIBRI_REDUCE_ALGORITHM", "COLIBRI_REDUCE_SCATTER_ALGORITHM",
+    "COLIBRI_REDUCE_SCATTER_BLOCK_ALGORITHM"};
+
+static long env_long(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? strtol(v, NULL, 10) : 0;
+}
+
+void colibri_config_reload(void)
+{
+    for (int c = 0; c < COLIBRI_NCOLL; c++) {
+        const char *v = getenv(algorithm_vars[c]);
+        snprintf(cfg.algorithm[c], sizeof cfg.algorithm[c], "%s", v ? v : "");
+    }
+    const char *f = getenv("COLIBRI_FALLBACK");
+    cfg.fallback = f && strcmp(f, "warn") == 0     ? FALLBACK_WARN
+                   : f && strcmp(f, "silent") == 0 ? FALLBACK_SILENT
+                                                   : FALLBACK_ERROR;
+    cfg.radix = env_long("COLIBRI_RADIX");
+    cfg.segment_bytes = env_long("COLIBRI_SEGMENT_BYTES");
+    loaded = 1;
+}
+
+const struct config *config_get(void)
+{
+    if (!loaded)
+        colibri_config_reload();
+    return &cfg;
+}

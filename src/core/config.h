@@ -1,0 +1,22 @@
+/*
+ * colibri's environment settings, read once (on the first call, or again on
+ * colibri_config_reload()) like an MPI library's tuning variables: getenv on
+ * every call was a quarter of a short allreduce's instructions.
+ */
+#ifndef COLIBRI_CONFIG_H
+#define COLIBRI_CONFIG_H
+
+#include "colibri.h"
+
+enum fallback { FALLBACK_ERROR, FALLBACK_WARN, FALLBACK_SILENT };
+
+struct config {
+    char algorithm[COLIBRI_NCOLL][64]; /* COLIBRI_<COLL>_ALGORITHM, "" when unset */
+    enum fallback fallback;            /* COLIBRI_FALLBACK */
+    long radix;                        /* COLIBRI_RADIX */
+    long segment_bytes;                /* COLIBRI_SEGMENT_BYTES */
+};
+
+const struct config *config_get(void);
+
+#endif
