@@ -596,7 +596,6 @@ int main(int argc, char **argv)
             const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, o.coll);
             if (strcmp(alg, "auto") == 0)
                 row.ran = ran;
-            row.usec[a] = -1;
             for (int rep = 0; rep < o.reps; rep++) {
                 double t = measure(&o, alg, send, recv, n, counts, iters, rep ? 0 : warmup);
                 if (t < 0 || row.usec[a] < 0 || t < row.usec[a])

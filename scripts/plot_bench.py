@@ -201,10 +201,13 @@ def plot(d, path, plt):
         xs = [b for b in sizes if b in d.t[alg]]
         ax.plot(xs, [d.t[alg][b] for b in xs], label=alg, **kw)
 
+    simulated = any(a.startswith(("smpi:", "selector:")) for a in d.baselines)
     for ax, group, name in ((axes[0], d.colibri, "colibri algorithms"),
-                            (axes[1], d.baselines, "MPI / SMPI built-ins")):
-        for a in group:
-            line(ax, a, marker=".", linewidth=1)
+                            (axes[1], d.baselines,
+                             "SMPI built-ins" if simulated else "the MPI library (native)")):
+        colors = plt.get_cmap("tab20").colors
+        for i, a in enumerate(group):
+            line(ax, a, marker=".", linewidth=1, color=colors[i % len(colors)])
         for a in d.autos:
             line(ax, a, color="black", linewidth=2.2,
                  linestyle="-" if a == "auto" else "--")
