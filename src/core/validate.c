@@ -105,6 +105,13 @@ int validate_call(const struct call_args *a, char *msg, size_t len)
 int raise_error(MPI_Comm comm, const char *fname, int err_class, const char *msg)
 {
     fprintf(stderr, "colibri: %s: %s\n", fname, msg);
-    PMPI_Comm_call_errhandler(comm, err_class);
+    /* MPI_ERRORS_RETURN only means "return the code"; calling it is
+     * pointless and crashes SimGrid SMPI 3.32. */
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(comm, &eh);
+    if (eh != MPI_ERRORS_RETURN)
+        PMPI_Comm_call_errhandler(comm, err_class);
+    if (eh != MPI_ERRHANDLER_NULL && eh != MPI_ERRORS_RETURN && eh != MPI_ERRORS_ARE_FATAL)
+        PMPI_Errhandler_free(&eh);
     return err_class;
 }
