@@ -33,20 +33,30 @@ static inline int floor_log2(int p)
     return k;
 }
 
-/* New rank of `rank` after folding p onto pof2_floor(p), or -1 if it sits out. */
-static inline int fold_newrank(int rank, int p)
+/* The same fold for any number `rem` of pairs (k-nomial folds onto a
+ * non-power of two): new rank of `rank`, or -1 if it sits out. */
+static inline int fold_rem_newrank(int rank, int rem)
 {
-    int rem = p - pof2_floor(p);
     if (rank < 2 * rem)
         return rank % 2 ? rank / 2 : -1;
     return rank - rem;
 }
 
+static inline int fold_rem_oldrank(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+}
+
+/* New rank of `rank` after folding p onto pof2_floor(p), or -1 if it sits out. */
+static inline int fold_newrank(int rank, int p)
+{
+    return fold_rem_newrank(rank, p - pof2_floor(p));
+}
+
 /* Original rank of a survivor. */
 static inline int fold_oldrank(int newrank, int p)
 {
-    int rem = p - pof2_floor(p);
-    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+    return fold_rem_oldrank(newrank, p - pof2_floor(p));
 }
 
 #endif

@@ -45,18 +45,4 @@ static inline int kn_round(const struct kn_plan *pl, int i, int *stride)
     return i < pl->m ? pl->k : pl->j;
 }
 
-/* New rank after the pairwise fold of the first 2*rem ranks (the even one
- * of each pair drops out: -1), and back. */
-static inline int kn_newrank(int rank, int rem)
-{
-    if (rank < 2 * rem)
-        return rank % 2 ? rank / 2 : -1;
-    return rank - rem;
-}
-
-static inline int kn_oldrank(int newrank, int rem)
-{
-    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
-}
-
 #endif

@@ -244,8 +244,8 @@ static void test_knomial_plan(void)
             }
             ok = ok && prod == pl.q;
             for (int r = 0; r < p && ok; r++) {
-                int v = kn_newrank(r, pl.rem);
-                ok = v < 0 ? r % 2 == 0 && r < 2 * pl.rem : v < pl.q && kn_oldrank(v, pl.rem) == r;
+                int v = fold_rem_newrank(r, pl.rem);
+                ok = v < 0 ? r % 2 == 0 && r < 2 * pl.rem : v < pl.q && fold_rem_oldrank(v, pl.rem) == r;
             }
             check(ok, "knomial plan p=%d k=%d", p, k);
         }

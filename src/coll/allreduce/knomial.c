@@ -20,6 +20,7 @@
  * 0) and the higher ones on its right, so non-commutative operations are
  * safe.
  */
+#include "../../patterns/fold.h"
 #include "../../patterns/knomial.h"
 #include "../algorithm.h"
 
@@ -31,7 +32,7 @@ int allreduce_knomial_build(const struct sched_params *p, struct schedule *s)
     const int rank = p->rank, in = p->in_place ? BUF_RECV : BUF_SEND;
     struct kn_plan pl;
     kn_make_plan(p->size, radix_of(p), &pl);
-    const int v = kn_newrank(rank, pl.rem);
+    const int v = fold_rem_newrank(rank, pl.rem);
     const bool folded = rank < 2 * pl.rem;
 
     if (v < 0) {
@@ -57,7 +58,7 @@ int allreduce_knomial_build(const struct sched_params *p, struct schedule *s)
         for (int e = 0; e < radix; e++) {
             if (e == d)
                 continue;
-            int peer = kn_oldrank(base + e * stride, pl.rem);
+            int peer = fold_rem_oldrank(base + e * stride, pl.rem);
             sched_send(s, peer, BUF_RECV, 0, n);
             sched_recv(s, peer, BUF_TMP, (e - (e > d)) * n, n);
         }
