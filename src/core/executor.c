@@ -14,9 +14,6 @@
 
 #include "runtime.h"
 
-#define CHUNK ((int64_t)INT_MAX)
-
-static int64_t nchunks(int64_t count) { return (count + CHUNK - 1) / CHUNK; }
 
 static void *at(void *base, int64_t off, const struct dtinfo *d)
 {
@@ -43,8 +40,8 @@ static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt
         return MPI_SUCCESS;
     }
     /* Non-contiguous: let MPI move exactly the type map, never the gaps. */
-    for (int64_t done = 0; done < count; done += CHUNK) {
-        int n = (int)(count - done < CHUNK ? count - done : CHUNK);
+    for (int64_t done = 0; done < count; done += SCHED_CHUNK) {
+        int n = (int)(count - done < SCHED_CHUNK ? count - done : SCHED_CHUNK);
         int rc = PMPI_Sendrecv(at((void *)src, done, d), n, dt, 0, 0, at(dst, done, d), n, dt, 0,
                                0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
@@ -60,8 +57,8 @@ int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64
         r->kernel(src, dst, (size_t)count);
         return MPI_SUCCESS;
     }
-    for (int64_t done = 0; done < count; done += CHUNK) {
-        int n = (int)(count - done < CHUNK ? count - done : CHUNK);
+    for (int64_t done = 0; done < count; done += SCHED_CHUNK) {
+        int n = (int)(count - done < SCHED_CHUNK ? count - done : SCHED_CHUNK);
         int rc = PMPI_Reduce_local(at((void *)src, done, d), at(dst, done, d), n, r->dt, r->op);
         if (rc != MPI_SUCCESS)
             return rc;
@@ -103,17 +100,7 @@ int exec_run(const struct coll_call *c, const struct schedule *s)
         }
     }
 
-    int64_t max_reqs = 0;
-    for (uint32_t r = 0; r < s->n_rounds; r++) {
-        int64_t n = 0;
-        for (uint32_t i = 0; i < s->rounds[r].n_ops; i++) {
-            const struct sched_op *op = &s->ops[s->rounds[r].first_op + i];
-            if (op->kind == SOP_SEND || op->kind == SOP_RECV)
-                n += nchunks(op->count);
-        }
-        if (n > max_reqs)
-            max_reqs = n;
-    }
+    int64_t max_reqs = s->max_round_msgs;
     if (max_reqs > 16 && !(reqs = malloc((size_t)max_reqs * sizeof *reqs))) {
         rc = MPI_ERR_NO_MEM;
         goto out;
@@ -129,8 +116,8 @@ int exec_run(const struct coll_call *c, const struct schedule *s)
                 if (op->kind != (pass == 0 ? SOP_RECV : SOP_SEND))
                     continue;
                 void *base = at(buf[op->src_buf], op->src_off, d);
-                for (int64_t done = 0; done < op->count && rc == MPI_SUCCESS; done += CHUNK) {
-                    int n = (int)(op->count - done < CHUNK ? op->count - done : CHUNK);
+                for (int64_t done = 0; done < op->count && rc == MPI_SUCCESS; done += SCHED_CHUNK) {
+                    int n = (int)(op->count - done < SCHED_CHUNK ? op->count - done : SCHED_CHUNK);
                     void *p = at(base, done, d);
                     rc = pass == 0 ? PMPI_Irecv(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[nreq])
                                    : PMPI_Isend(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[nreq]);

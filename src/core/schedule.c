@@ -17,6 +17,7 @@ void sched_reset(struct schedule *s)
 {
     s->n_ops = s->n_rounds = s->open_first = 0;
     s->tmp_count[0] = s->tmp_count[1] = 0;
+    s->max_round_msgs = 0;
     s->oom = false;
 }
 
@@ -91,6 +92,12 @@ void sched_round(struct schedule *s)
         s->rounds = r;
         s->cap_rounds = cap;
     }
+    int64_t msgs = 0;
+    for (uint32_t i = s->open_first; i < s->n_ops; i++)
+        if (s->ops[i].kind == SOP_SEND || s->ops[i].kind == SOP_RECV)
+            msgs += (s->ops[i].count + SCHED_CHUNK - 1) / SCHED_CHUNK;
+    if (msgs > s->max_round_msgs)
+        s->max_round_msgs = msgs;
     s->rounds[s->n_rounds].first_op = s->open_first;
     s->rounds[s->n_rounds].n_ops = s->n_ops - s->open_first;
     s->n_rounds++;

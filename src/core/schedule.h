@@ -31,6 +31,10 @@ enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY };
  * MPI_Reduce_local.  Only matters for non-commutative operations. */
 #define SOP_DST_IS_LEFT 0x1u
 
+/* Messages longer than this many elements go out as several, split the same
+ * way on both sides, so any count works without large-count point-to-point. */
+#define SCHED_CHUNK ((int64_t)2147483647)
+
 struct sched_op {
     uint8_t kind;
     uint8_t src_buf;   /* SEND: buffer read; REDUCE/COPY: source */
@@ -54,6 +58,7 @@ struct schedule {
     uint32_t n_rounds, cap_rounds;
     uint32_t open_first;     /* first op of the round being built */
     int64_t tmp_count[2];    /* elements of scratch for BUF_TMP, BUF_TMP2 */
+    int64_t max_round_msgs;  /* most MPI requests one round posts (after chunking) */
     bool oom;                /* an allocation failed while building */
 };
 
