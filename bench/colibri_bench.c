@@ -49,8 +49,8 @@
 
 #define MAX_ALGS 64
 
-static const char *const coll_names[] = {"allreduce", "reduce", "reduce_scatter",
-                                         "reduce_scatter_block"};
+static const char *const coll_names[COLIBRI_NCOLL] = {
+    "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv"};
 
 struct type {
     const char *name;

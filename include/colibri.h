@@ -29,6 +29,8 @@ typedef enum colibri_coll {
     COLIBRI_REDUCE,
     COLIBRI_REDUCE_SCATTER,
     COLIBRI_REDUCE_SCATTER_BLOCK,
+    COLIBRI_ALLTOALL,
+    COLIBRI_ALLTOALLV,
     COLIBRI_NCOLL
 } colibri_coll;
 

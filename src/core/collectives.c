@@ -13,7 +13,8 @@
 
 static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
                                                   "MPI_Reduce_scatter",
-                                                  "MPI_Reduce_scatter_block"};
+                                                  "MPI_Reduce_scatter_block", "MPI_Alltoall",
+                                                  "MPI_Alltoallv"};
 
 static int passes_through(MPI_Comm comm)
 {
@@ -32,7 +33,7 @@ static bool same_key(const struct sched_params *x, const struct sched_params *y)
 
 /* The schedule for this call: the cached one when the call repeats the last
  * one (reduce_scatter's count vectors are not compared, so it always builds). */
-static const struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll,
+static struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll,
                                               const struct algorithm *alg,
                                               const struct sched_params *p)
 {
@@ -127,7 +128,7 @@ static int run(struct native_args *a, const char *requested)
     c.red.commutative = c.sp.commutative;
     c.red.kernel = kernel_lookup(a->op, a->dt);
 
-    const struct schedule *s = cached_schedule(c.cs, a->coll, alg, &c.sp);
+    struct schedule *s = cached_schedule(c.cs, a->coll, alg, &c.sp);
     rc = s ? exec_run(&c, s) : MPI_ERR_NO_MEM;
     free(block_counts);
     if (rc != MPI_SUCCESS)

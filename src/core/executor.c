@@ -81,50 +81,89 @@ static int reduce_op(const struct coll_call *c, void *const buf[], const struct 
     return rc != MPI_SUCCESS ? rc : copy_elems(src, dst, op->count, c->dt, d);
 }
 
-int exec_run(const struct coll_call *c, const struct schedule *s)
+/* Binds scratch buffer i to at least `count` elements, keeping its contents
+ * (a dynamic schedule may ask for more after data arrived in it). */
+static int grow_tmp(const struct dtinfo *d, void *buf[], void *blocks[], int64_t have[], int i,
+                    int64_t count)
+{
+    if (count <= have[i])
+        return MPI_SUCCESS;
+    size_t bytes = (size_t)d->true_extent + (size_t)(count - 1) * (size_t)d->extent;
+    void *b = realloc(blocks[i], bytes ? bytes : 1);
+    if (!b)
+        return MPI_ERR_NO_MEM;
+    blocks[i] = b;
+    buf[BUF_TMP + i] = (char *)b - d->true_lb;
+    have[i] = count;
+    return MPI_SUCCESS;
+}
+
+static int post_round(const struct coll_call *c, void *const buf[], const struct sched_op *ops,
+                      uint32_t nops, int tag, MPI_Request *reqs, int *nreq)
+{
+    const struct dtinfo *d = &c->dti;
+    int rc = MPI_SUCCESS;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
+            const struct sched_op *op = &ops[i];
+            if (op->kind != (pass == 0 ? SOP_RECV : SOP_SEND))
+                continue;
+            void *base = at(buf[op->src_buf], op->src_off, d);
+            int64_t done = 0;
+            do { /* once even for a zero-byte SOP_SYNC message */
+                int n = (int)(op->count - done < SCHED_CHUNK ? op->count - done : SCHED_CHUNK);
+                void *p = at(base, done, d);
+                rc = pass == 0 ? PMPI_Irecv(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[*nreq])
+                               : PMPI_Isend(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[*nreq]);
+                (*nreq)++;
+                done += SCHED_CHUNK;
+            } while (done < op->count && rc == MPI_SUCCESS);
+        }
+    }
+    return rc;
+}
+
+int exec_run(const struct coll_call *c, struct schedule *s)
 {
     const struct dtinfo *d = &c->dti;
     void *blocks[2] = {NULL, NULL};
-    void *buf[BUF_NBUFS] = {(void *)c->sendbuf, c->recvbuf, NULL, NULL};
+    int64_t have[2] = {0, 0};
+    void *buf[BUF_NBUFS] = {(void *)c->sendbuf, c->recvbuf, NULL, NULL, c->shm};
     MPI_Request small_reqs[16], *reqs = small_reqs;
+    int64_t cap_reqs = 16;
     int rc = MPI_SUCCESS;
     int tag = (int)(c->cs->seq++ & 0x7fff);
 
-    for (int i = 0; i < 2; i++) {
-        if (s->tmp_count[i] > 0) {
-            buf[BUF_TMP + i] = exec_alloc_elems(d, s->tmp_count[i], &blocks[i]);
-            if (!blocks[i]) {
+    for (uint32_t r = 0; rc == MPI_SUCCESS; r++) {
+        if (r == s->n_rounds) {
+            if (!s->resume)
+                break;
+            if (s->resume(s, buf) != 0 || s->oom) {
                 rc = MPI_ERR_NO_MEM;
-                goto out;
+                break;
             }
+            r--; /* re-test: the resume may have added no round yet */
+            continue;
         }
-    }
-
-    int64_t max_reqs = s->max_round_msgs;
-    if (max_reqs > 16 && !(reqs = malloc((size_t)max_reqs * sizeof *reqs))) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-
-    for (uint32_t r = 0; r < s->n_rounds && rc == MPI_SUCCESS; r++) {
+        for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
+            rc = grow_tmp(d, buf, blocks, have, i, s->tmp_count[i]);
+        if (rc == MPI_SUCCESS && s->max_round_msgs > cap_reqs) {
+            MPI_Request *n = malloc((size_t)s->max_round_msgs * sizeof *n);
+            if (!n) {
+                rc = MPI_ERR_NO_MEM;
+                break;
+            }
+            if (reqs != small_reqs)
+                free(reqs);
+            reqs = n;
+            cap_reqs = s->max_round_msgs;
+        }
+        if (rc != MPI_SUCCESS)
+            break;
         const struct sched_op *ops = &s->ops[s->rounds[r].first_op];
         uint32_t nops = s->rounds[r].n_ops;
         int nreq = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
-                const struct sched_op *op = &ops[i];
-                if (op->kind != (pass == 0 ? SOP_RECV : SOP_SEND))
-                    continue;
-                void *base = at(buf[op->src_buf], op->src_off, d);
-                for (int64_t done = 0; done < op->count && rc == MPI_SUCCESS; done += SCHED_CHUNK) {
-                    int n = (int)(op->count - done < SCHED_CHUNK ? op->count - done : SCHED_CHUNK);
-                    void *p = at(base, done, d);
-                    rc = pass == 0 ? PMPI_Irecv(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[nreq])
-                                   : PMPI_Isend(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[nreq]);
-                    nreq++;
-                }
-            }
-        }
+        rc = post_round(c, buf, ops, nops, tag, reqs, &nreq);
         if (nreq > 0 && rc == MPI_SUCCESS) {
             /* GCC 12 takes MPICH's MPI_STATUSES_IGNORE ((MPI_Status *)1) for
              * a zero-size array and warns; the MPI never writes through it. */
@@ -142,7 +181,6 @@ int exec_run(const struct coll_call *c, const struct schedule *s)
                                 at(buf[op->dst_buf], op->dst_off, d), op->count, c->dt, d);
         }
     }
-out:
     if (reqs != small_reqs)
         free(reqs);
     free(blocks[0]);

@@ -68,11 +68,13 @@ struct coll_call {
     struct dtinfo dti;
     struct reducer red;
     struct comm_state *cs;
+    void *shm;              /* node segment bound to BUF_SHM (node-aware algorithms) */
     struct sched_params sp;
 };
 
-/* Runs the schedule to completion.  Scratch buffers are allocated here. */
-int exec_run(const struct coll_call *call, const struct schedule *s);
+/* Runs the schedule to completion.  Scratch buffers are allocated here.  A
+ * dynamic schedule is extended (mutated) as it runs. */
+int exec_run(const struct coll_call *call, struct schedule *s);
 
 /* Allocates scratch for `count` elements of the call's type honouring its
  * lower bound; returns the element-0 pointer and the block to free. */

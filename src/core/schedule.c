@@ -8,6 +8,8 @@ void sched_init(struct schedule *s) { memset(s, 0, sizeof *s); }
 
 void sched_free(struct schedule *s)
 {
+    if (s->free_state)
+        s->free_state(s->state);
     free(s->ops);
     free(s->rounds);
     sched_init(s);
@@ -19,6 +21,11 @@ void sched_reset(struct schedule *s)
     s->tmp_count[0] = s->tmp_count[1] = 0;
     s->max_round_msgs = 0;
     s->oom = false;
+    if (s->free_state)
+        s->free_state(s->state);
+    s->resume = NULL;
+    s->state = NULL;
+    s->free_state = NULL;
 }
 
 static struct sched_op *push_op(struct schedule *s)
@@ -39,7 +46,7 @@ static struct sched_op *push_op(struct schedule *s)
 static void add(struct schedule *s, uint8_t kind, int peer, int src, int64_t src_off, int dst,
                 int64_t dst_off, int64_t count, unsigned flags)
 {
-    if (count <= 0)
+    if (count <= 0 && !(flags & SOP_SYNC))
         return;
     struct sched_op *op = push_op(s);
     if (!op)
@@ -62,6 +69,16 @@ void sched_send(struct schedule *s, int peer, int buf, int64_t off, int64_t coun
 void sched_recv(struct schedule *s, int peer, int buf, int64_t off, int64_t count)
 {
     add(s, SOP_RECV, peer, buf, off, buf, off, count, 0);
+}
+
+void sched_signal(struct schedule *s, int peer)
+{
+    add(s, SOP_SEND, peer, BUF_TMP, 0, BUF_TMP, 0, 0, SOP_SYNC);
+}
+
+void sched_await(struct schedule *s, int peer)
+{
+    add(s, SOP_RECV, peer, BUF_TMP, 0, BUF_TMP, 0, 0, SOP_SYNC);
 }
 
 void sched_reduce(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
@@ -95,7 +112,7 @@ void sched_round(struct schedule *s)
     int64_t msgs = 0;
     for (uint32_t i = s->open_first; i < s->n_ops; i++)
         if (s->ops[i].kind == SOP_SEND || s->ops[i].kind == SOP_RECV)
-            msgs += (s->ops[i].count + SCHED_CHUNK - 1) / SCHED_CHUNK;
+            msgs += s->ops[i].count > 0 ? (s->ops[i].count + SCHED_CHUNK - 1) / SCHED_CHUNK : 1;
     if (msgs > s->max_round_msgs)
         s->max_round_msgs = msgs;
     s->rounds[s->n_rounds].first_op = s->open_first;

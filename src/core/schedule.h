@@ -21,8 +21,23 @@
 /* Logical buffers.  The executor binds them to memory at run time:
  * SEND is the user's input (recvbuf when the call is in place, per the
  * collective's MPI semantics), RECV the user's output, TMP/TMP2 scratch
- * of the sizes the builder declared. */
-enum sched_buf { BUF_SEND = 0, BUF_RECV = 1, BUF_TMP = 2, BUF_TMP2 = 3, BUF_NBUFS = 4 };
+ * of the sizes the builder declared, SHM the node's shared-memory segment
+ * (node-aware algorithms only; offsets are from the segment's start).
+ *
+ * Units.  Reductions count offsets and lengths in elements of the call's
+ * datatype.  Data-movement collectives (alltoall, alltoallv) count them in
+ * bytes of packed data: the executor presents every buffer as contiguous
+ * bytes (packing and unpacking non-contiguous user types at the edges), so
+ * blocks of different send and receive types, and variable sizes, are just
+ * byte ranges to a builder. */
+enum sched_buf {
+    BUF_SEND = 0,
+    BUF_RECV = 1,
+    BUF_TMP = 2,
+    BUF_TMP2 = 3,
+    BUF_SHM = 4,
+    BUF_NBUFS = 5
+};
 
 enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY };
 
@@ -30,6 +45,9 @@ enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY };
  * i.e. dst = dst (op) src.  Without it dst = src (op) dst, the order of
  * MPI_Reduce_local.  Only matters for non-commutative operations. */
 #define SOP_DST_IS_LEFT 0x1u
+/* SEND/RECV flag: a zero-byte message kept on purpose, to order two ranks'
+ * accesses to shared memory (zero-count operations are otherwise dropped). */
+#define SOP_SYNC 0x2u
 
 /* Messages longer than this many elements go out as several, split the same
  * way on both sides, so any count works without large-count point-to-point. */
@@ -51,6 +69,17 @@ struct sched_round {
     uint32_t n_ops;
 };
 
+struct schedule;
+/* Dynamic schedules.  Some algorithms cannot know their later rounds before
+ * data arrives (SLOAV learns the sizes of the blocks it forwards from the
+ * previous round's metadata).  Their builder emits the rounds it can and sets
+ * `resume`; the executor runs those, then calls resume with the bound
+ * buffers (`buf[i]` points at element/byte 0 of logical buffer i), which
+ * appends the next rounds (and may raise tmp_count) or clears `resume` when
+ * the schedule is complete.  Returns 0, or -1 when out of memory.
+ * A dynamic schedule belongs to one call: it is never cached or shared. */
+typedef int (*sched_resume_fn)(struct schedule *s, void *const buf[]);
+
 struct schedule {
     struct sched_op *ops;
     uint32_t n_ops, cap_ops;
@@ -60,6 +89,9 @@ struct schedule {
     int64_t tmp_count[2];    /* elements of scratch for BUF_TMP, BUF_TMP2 */
     int64_t max_round_msgs;  /* most MPI requests one round posts (after chunking) */
     bool oom;                /* an allocation failed while building */
+    sched_resume_fn resume;  /* dynamic schedules only (see above) */
+    void *state;             /* the resume function's private state */
+    void (*free_state)(void *state);
 };
 
 /* What a builder knows about the call: pure data, no MPI handles. */
@@ -72,6 +104,22 @@ struct sched_params {
     bool commutative;
     int64_t segment;          /* pipelining unit in elements (0: algorithm default) */
     int radix;                /* k of k-ary algorithms (0: algorithm default) */
+    /* alltoall: `count` is the block size in bytes (every pair exchanges the
+     * same).  alltoallv: this rank's per-peer byte counts and byte offsets
+     * (size entries each); with in_place, s* equal r*.  NULL otherwise. */
+    const int64_t *scounts, *sdispls, *rcounts, *rdispls;
+    /* Node-aware algorithms: which ranks share a node (NULL: unknown). */
+    const struct node_layout *layout;
+};
+
+/* Ranks grouped by shared-memory node, in the communicator's numbering.
+ * Pure data: computed once per communicator and cached by the runtime. */
+struct node_layout {
+    int n_nodes;
+    const int *node_of;     /* size entries: node index of each rank */
+    const int *local_index; /* size entries: position of each rank on its node */
+    const int *node_start;  /* n_nodes + 1 entries: offsets into node_ranks */
+    const int *node_ranks;  /* size entries: ranks of node 0, then node 1, ... ascending */
 };
 
 void sched_init(struct schedule *s);
@@ -86,6 +134,9 @@ void sched_reduce(struct schedule *s, int src, int64_t src_off, int dst, int64_t
                   int64_t count, unsigned flags);
 void sched_copy(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
                 int64_t count);
+/* Zero-byte messages that order shared-memory accesses between two ranks. */
+void sched_signal(struct schedule *s, int peer);
+void sched_await(struct schedule *s, int peer);
 /* Closes the current round; an empty round is not recorded. */
 void sched_round(struct schedule *s);
 void sched_need_tmp(struct schedule *s, int buf, int64_t count);
@@ -98,6 +149,8 @@ struct sched_cost {
     int64_t elems_reduced; /* local reduction work, in elements */
     int64_t elems_copied;
 };
+/* Counts the rounds built so far; a dynamic schedule's later rounds are not
+ * known without running it (the unit tests' loopback runner does that). */
 void sched_cost(const struct schedule *s, size_t elem_size, struct sched_cost *c);
 
 #endif

@@ -47,8 +47,8 @@ const struct algorithm catalog[] = {
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
-static const char *const coll_names[COLIBRI_NCOLL] = {"allreduce", "reduce", "reduce_scatter",
-                                                      "reduce_scatter_block"};
+static const char *const coll_names[COLIBRI_NCOLL] = {
+    "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv"};
 
 const char *colibri_coll_name(colibri_coll coll)
 {
