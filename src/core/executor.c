@@ -123,7 +123,7 @@ static int post_round(const struct coll_call *c, void *const buf[], const struct
     return rc;
 }
 
-int exec_run(const struct coll_call *c, struct schedule *s)
+int exec_run(struct coll_call *c, struct schedule *s)
 {
     const struct dtinfo *d = &c->dti;
     void *blocks[2] = {NULL, NULL};
@@ -147,6 +147,10 @@ int exec_run(const struct coll_call *c, struct schedule *s)
         }
         for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
             rc = grow_tmp(d, buf, blocks, have, i, s->tmp_count[i]);
+        if (rc == MPI_SUCCESS && s->shm_bytes > c->shm_size) {
+            rc = c->shm_grow ? c->shm_grow(c, s->shm_bytes) : MPI_ERR_INTERN;
+            buf[BUF_SHM] = c->shm;
+        }
         if (rc == MPI_SUCCESS && s->max_round_msgs > cap_reqs) {
             MPI_Request *n = malloc((size_t)s->max_round_msgs * sizeof *n);
             if (!n) {

@@ -68,13 +68,17 @@ struct coll_call {
     struct dtinfo dti;
     struct reducer red;
     struct comm_state *cs;
-    void *shm;              /* node segment bound to BUF_SHM (node-aware algorithms) */
+    /* Node-aware algorithms: the node's shared segment bound to BUF_SHM, and
+     * how to enlarge it (collective over the node's ranks). */
+    void *shm;
+    int64_t shm_size;
+    int (*shm_grow)(struct coll_call *c, int64_t bytes);
     struct sched_params sp;
 };
 
 /* Runs the schedule to completion.  Scratch buffers are allocated here.  A
  * dynamic schedule is extended (mutated) as it runs. */
-int exec_run(const struct coll_call *call, struct schedule *s);
+int exec_run(struct coll_call *call, struct schedule *s);
 
 /* Allocates scratch for `count` elements of the call's type honouring its
  * lower bound; returns the element-0 pointer and the block to free. */

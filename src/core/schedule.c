@@ -19,6 +19,7 @@ void sched_reset(struct schedule *s)
 {
     s->n_ops = s->n_rounds = s->open_first = 0;
     s->tmp_count[0] = s->tmp_count[1] = 0;
+    s->shm_bytes = 0;
     s->max_round_msgs = 0;
     s->oom = false;
     if (s->free_state)

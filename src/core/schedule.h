@@ -87,6 +87,11 @@ struct schedule {
     uint32_t n_rounds, cap_rounds;
     uint32_t open_first;     /* first op of the round being built */
     int64_t tmp_count[2];    /* elements of scratch for BUF_TMP, BUF_TMP2 */
+    /* Bytes of the node's shared segment (BUF_SHM) the next round needs.
+     * Every rank of a node must raise it to the same value at the same point
+     * of its schedule: growing the segment is collective over the node and
+     * does not keep its contents. */
+    int64_t shm_bytes;
     int64_t max_round_msgs;  /* most MPI requests one round posts (after chunking) */
     bool oom;                /* an allocation failed while building */
     sched_resume_fn resume;  /* dynamic schedules only (see above) */
