@@ -50,6 +50,18 @@ int colibri_reduce_scatter(const void *sendbuf, void *recvbuf,
                            const MPI_Count recvcounts[], MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, const char *algorithm);
 
+/* All-to-all.  Counts and displacements are in elements of the side's
+ * datatype, as in MPI_Alltoall(v)_c; sendbuf may be MPI_IN_PLACE. */
+int colibri_alltoall(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm,
+                     const char *algorithm);
+int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
+                      const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                      MPI_Comm comm, const char *algorithm);
+
 /* colibri reads its COLIBRI_* environment variables once, at the first
  * call, as MPI libraries read their tuning variables.  A program that
  * changes them with setenv() calls this to make them take effect (on every
