@@ -18,7 +18,11 @@
 #include "kernels.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "sparse.h"
 
 /* ---- operations ------------------------------------------------------- */
 
@@ -422,4 +426,87 @@ colibri_kernel kernel_lookup(MPI_Op op, MPI_Datatype type)
     if (o < 0 || !type_find(type, &ti, 1) || !(ti.ops & (1u << o)) || ti.rep == R_NONE)
         return NULL;
     return kernels[ti.rep][o];
+}
+
+/* ---- neutral elements, for sparse reductions (sparse.h) --------------- */
+
+
+/* The neutral element of op on representation rep, written into e (which
+ * is zeroed first, so long double padding is defined); 0 when there is none. */
+static int neutral(int rep, int o, unsigned char *e, size_t *es)
+{
+    static const size_t int_size[] = {1, 2, 4, 8};
+    memset(e, 0, SPARSE_MAX_ELEM);
+    if (rep >= R_U8 && rep <= R_I64) {
+        const int w = (rep - R_U8) % 4, is_signed = rep >= R_I8;
+        const size_t n = int_size[w];
+        /* little and big endian alike: build the value in a uint64 and
+         * copy the low n bytes through a narrowing store */
+        const uint64_t ones = n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
+        const uint64_t top = 1ull << (8 * n - 1);
+        uint64_t v;
+        switch (o) {
+        case OP_SUM: case OP_LOR: case OP_LXOR: case OP_BOR: case OP_BXOR: v = 0; break;
+        case OP_PROD: case OP_LAND: v = 1; break;
+        case OP_BAND: v = ones; break;
+        case OP_MAX: v = is_signed ? top : 0; break;
+        case OP_MIN: v = is_signed ? ones >> 1 : ones; break;
+        default: return 0;
+        }
+        uint8_t u8 = (uint8_t)v;
+        uint16_t u16 = (uint16_t)v;
+        uint32_t u32 = (uint32_t)v;
+        const void *src[] = {&u8, &u16, &u32, &v};
+        memcpy(e, src[w], n);
+        *es = n;
+        return 1;
+    }
+#define REAL_NEUTRAL(R, T)                                                 \
+    if (rep == R) {                                                        \
+        T v;                                                               \
+        switch (o) {                                                       \
+        case OP_SUM: v = 0; break;                                         \
+        case OP_PROD: v = 1; break;                                        \
+        case OP_MAX: v = -(T)INFINITY; break;                              \
+        case OP_MIN: v = (T)INFINITY; break;                               \
+        default: return 0;                                                 \
+        }                                                                  \
+        *(T *)(void *)e = v;                                               \
+        *es = sizeof(T);                                                   \
+        return 1;                                                          \
+    }                                                                      \
+    if (rep == R - R_F32 + R_C32) {                                        \
+        if (o != OP_SUM && o != OP_PROD)                                   \
+            return 0;                                                      \
+        ((T *)(void *)e)[0] = o == OP_PROD;                                \
+        ((T *)(void *)e)[1] = 0;                                           \
+        *es = 2 * sizeof(T);                                               \
+        return 1;                                                          \
+    }
+    REAL_NEUTRAL(R_F32, float)
+    REAL_NEUTRAL(R_F64, double)
+    REAL_NEUTRAL(R_FLD, long double)
+#undef REAL_NEUTRAL
+    return 0;
+}
+
+bool kernel_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *out)
+{
+    const int o = op_index(op);
+    struct tinfo ti;
+    if (o < 0 || !type_find(type, &ti, 1) || !(ti.ops & (1u << o)) || ti.rep == R_NONE ||
+        !kernels[ti.rep][o])
+        return false;
+    _Alignas(16) unsigned char e[SPARSE_MAX_ELEM];
+    size_t es = 0;
+    if (!neutral(ti.rep, o, e, &es))
+        return false;
+    /* kernel(e, x) = x for every x: integer ops other than the logical ones
+     * (which turn 5 into 1), and MAX/MIN of reals (the kernel keeps inout
+     * unless in wins, and e never wins).  Real SUM/PROD change -0.0 or
+     * quiet a signalling NaN. */
+    const bool is_int = ti.rep >= R_U8 && ti.rep <= R_I64;
+    const bool r_identity = is_int ? o != OP_LAND && o != OP_LOR && o != OP_LXOR
+                                   : o == OP_MAX || o == OP_MIN;
+    return sparse_op_init(out, es, kernels[ti.rep][o], e, r_identity);
 }

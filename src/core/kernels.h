@@ -12,6 +12,7 @@
 #define COLIBRI_KERNELS_H
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef void (*colibri_kernel)(const void *in, void *inout, size_t n);
@@ -29,5 +30,11 @@ int kernel_op_is_predefined(MPI_Op op);
  * NULL when not predefined. */
 const char *kernel_op_name(MPI_Op op);
 const char *kernel_type_name(MPI_Datatype type);
+
+/* Sparse reductions (sparse.h): fills *o with the kernel, the size and the
+ * neutral element of op on type; false when op has none on type (MAXLOC,
+ * MINLOC, user-defined ops, derived types). */
+struct sparse_op;
+bool kernel_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *o);
 
 #endif

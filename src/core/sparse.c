@@ -1,0 +1,262 @@
+/* Sparse block encoding and combination (sparse.h). */
+#include "sparse.h"
+
+#include <string.h>
+
+bool sparse_op_init(struct sparse_op *o, size_t es, sparse_kernel k, const void *e,
+                    bool r_identity)
+{
+    memset(o, 0, sizeof *o);
+    if (!k || es == 0 || es > SPARSE_MAX_ELEM)
+        return false;
+    o->es = es;
+    o->kernel = k;
+    o->r_identity = r_identity;
+    memcpy(o->e, e, es);
+    unsigned char x[SPARSE_MAX_ELEM];
+    memcpy(x, e, es);
+    k(e, x, 1);
+    return memcmp(x, e, es) == 0;
+}
+
+int64_t sparse_max_nnz(int64_t n, size_t es)
+{
+    if (n <= 0 || n > (int64_t)UINT32_MAX)
+        return -1;
+    /* largest k with sparse_bytes(k) < n*es; sparse_bytes grows by at
+     * least es + 4 per element, so start from the estimate and step down */
+    int64_t dense = n * (int64_t)es, k = (dense - SPARSE_HDR) / ((int64_t)es + 4);
+    while (k >= 0 && sparse_bytes(k, es) >= dense)
+        k--;
+    return k;
+}
+
+/* The scan runs per element width so that the test is one integer compare
+ * against the neutral element's bits; it is the only pass over the whole
+ * input, and at low density its branch is always predicted. */
+#define SCAN_WIDTHS(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t)
+
+int64_t sparse_count(const struct sparse_op *o, const void *x, int64_t n, int64_t limit)
+{
+    int64_t c = 0;
+    switch (o->es) {
+#define X(w, T)                                                            \
+    case w: {                                                              \
+        const T *v = x;                                                    \
+        T e;                                                               \
+        memcpy(&e, o->e, w);                                               \
+        for (int64_t i = 0; i < n && c <= limit; i++)                      \
+            c += v[i] != e;                                                \
+        return c;                                                          \
+    }
+        SCAN_WIDTHS(X)
+#undef X
+    default:
+        for (int64_t i = 0; i < n && c <= limit; i++)
+            c += memcmp((const char *)x + i * (int64_t)o->es, o->e, o->es) != 0;
+        return c;
+    }
+}
+
+static uint32_t *idx_of(void *enc) { return (uint32_t *)((char *)enc + SPARSE_HDR); }
+static const uint32_t *cidx_of(const void *enc)
+{
+    return (const uint32_t *)((const char *)enc + SPARSE_HDR);
+}
+static char *vals_of(void *enc, int64_t nnz) { return (char *)enc + SPARSE_HDR + sparse_pad16(4 * nnz); }
+static const char *cvals_of(const void *enc)
+{
+    return (const char *)enc + SPARSE_HDR + sparse_pad16(4 * sparse_nnz(enc));
+}
+
+int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void *out,
+                      int64_t max_nnz, void *vals_scratch)
+{
+    if (max_nnz < 0)
+        return -1;
+    uint32_t *idx = idx_of(out);
+    char *vs = vals_scratch;
+    const size_t es = o->es;
+    int64_t k = 0;
+    switch (es) {
+#define X(w, T)                                                            \
+    case w: {                                                              \
+        const T *v = x;                                                    \
+        T e, *d = (T *)vs;                                                 \
+        memcpy(&e, o->e, w);                                               \
+        for (int64_t i = 0; i < n; i++) {                                  \
+            if (v[i] != e) {                                               \
+                if (k == max_nnz)                                          \
+                    return -1;                                             \
+                idx[k] = (uint32_t)i;                                      \
+                d[k++] = v[i];                                             \
+            }                                                              \
+        }                                                                  \
+        break;                                                             \
+    }
+        SCAN_WIDTHS(X)
+#undef X
+    default:
+        for (int64_t i = 0; i < n; i++) {
+            const char *v = (const char *)x + i * (int64_t)es;
+            if (memcmp(v, o->e, es) != 0) {
+                if (k == max_nnz)
+                    return -1;
+                idx[k] = (uint32_t)i;
+                memcpy(vs + k * (int64_t)es, v, es);
+                k++;
+            }
+        }
+    }
+    int64_t *h = out;
+    h[0] = k;
+    h[1] = n;
+    memcpy(vals_of(out, k), vs, (size_t)k * es);
+    return sparse_bytes(k, es);
+}
+
+bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n)
+{
+    if (bytes < SPARSE_HDR)
+        return false;
+    const int64_t *h = enc;
+    if (h[1] != n || h[0] < 0 || h[0] > n || sparse_bytes(h[0], es) != bytes)
+        return false;
+    const uint32_t *idx = cidx_of(enc);
+    for (int64_t i = 0; i < h[0]; i++)
+        if (idx[i] >= n || (i && idx[i] <= idx[i - 1]))
+            return false;
+    return true;
+}
+
+static void fill_e(const struct sparse_op *o, void *dst, int64_t n)
+{
+    const size_t es = o->es;
+    if (n <= 0)
+        return;
+    memcpy(dst, o->e, es);
+    /* doubling copies: the fill runs at memcpy speed */
+    for (int64_t have = 1; have < n;) {
+        int64_t c = have < n - have ? have : n - have;
+        memcpy((char *)dst + have * (int64_t)es, dst, (size_t)c * es);
+        have += c;
+    }
+}
+
+static void scatter(const struct sparse_op *o, const uint32_t *idx, const char *vals, int64_t k,
+                    void *dense)
+{
+    const size_t es = o->es;
+    for (int64_t i = 0; i < k; i++)
+        memcpy((char *)dense + (int64_t)idx[i] * (int64_t)es, vals + i * (int64_t)es, es);
+}
+
+void sparse_decode(const struct sparse_op *o, const void *enc, void *dense)
+{
+    const int64_t *h = enc;
+    fill_e(o, dense, h[1]);
+    scatter(o, cidx_of(enc), cvals_of(enc), h[0], dense);
+}
+
+/* io[lo..hi) = kernel(e, io[lo..hi)): the absent positions of a sparse `in`
+ * where the kernel is not the identity.  e is applied from a small filled
+ * block so that the dense kernel does the work at its own speed. */
+static void apply_e(const struct sparse_op *o, char *io, int64_t lo, int64_t hi)
+{
+    enum { CHUNK = 256 };
+    unsigned char block[CHUNK * SPARSE_MAX_ELEM];
+    int64_t filled = 0;
+    for (int64_t i = lo; i < hi; i += CHUNK) {
+        int64_t c = hi - i < CHUNK ? hi - i : CHUNK;
+        if (c > filled) {
+            fill_e(o, block, c);
+            filled = c;
+        }
+        o->kernel(block, io + i * (int64_t)o->es, (size_t)c);
+    }
+}
+
+void sparse_merge_sd(const struct sparse_op *o, const void *in, void *io, int64_t n,
+                     void *scratch)
+{
+    const size_t es = o->es;
+    const int64_t k = sparse_nnz(in);
+    const uint32_t *idx = cidx_of(in);
+    char *g = scratch, *d = io;
+    /* gather io at in's positions, combine there, put back */
+    for (int64_t i = 0; i < k; i++)
+        memcpy(g + i * (int64_t)es, d + (int64_t)idx[i] * (int64_t)es, es);
+    o->kernel(cvals_of(in), g, (size_t)k);
+    if (!o->r_identity) {
+        int64_t lo = 0;
+        for (int64_t i = 0; i < k; i++) {
+            apply_e(o, d, lo, idx[i]);
+            lo = (int64_t)idx[i] + 1;
+        }
+        apply_e(o, d, lo, n);
+    }
+    scatter(o, idx, g, k, io);
+}
+
+void sparse_merge_ds(const struct sparse_op *o, const void *in, const void *io, void *out,
+                     int64_t n)
+{
+    sparse_decode(o, io, out);
+    o->kernel(in, out, (size_t)n);
+}
+
+int64_t sparse_merge_ss(const struct sparse_op *o, const void *in, const void *io, void *out,
+                        int64_t max_nnz, void *scratch)
+{
+    const size_t es = o->es;
+    const int64_t na = sparse_nnz(in), nb = sparse_nnz(io);
+    const uint32_t *ia = cidx_of(in), *ib = cidx_of(io);
+    const char *va = cvals_of(in), *vb = cvals_of(io);
+    int64_t m = 0;
+    for (int64_t a = 0, b = 0; a < na || b < nb; m++) {
+        if (b == nb || (a < na && ia[a] < ib[b]))
+            a++;
+        else if (a == na || ib[b] < ia[a])
+            b++;
+        else
+            a++, b++;
+    }
+    if (m > max_nnz)
+        return -1;
+    uint32_t *io_idx = idx_of(out);
+    char *ov = vals_of(out, m), *sa = scratch;
+    for (int64_t a = 0, b = 0, j = 0; j < m; j++) {
+        const int64_t ja = j * (int64_t)es;
+        if (b == nb || (a < na && ia[a] < ib[b])) {
+            io_idx[j] = ia[a];
+            memcpy(sa + ja, va + a++ * (int64_t)es, es);
+            memcpy(ov + ja, o->e, es);
+        } else if (a == na || ib[b] < ia[a]) {
+            io_idx[j] = ib[b];
+            memcpy(sa + ja, o->e, es);
+            memcpy(ov + ja, vb + b++ * (int64_t)es, es);
+        } else {
+            io_idx[j] = ia[a];
+            memcpy(sa + ja, va + a++ * (int64_t)es, es);
+            memcpy(ov + ja, vb + b++ * (int64_t)es, es);
+        }
+    }
+    o->kernel(sa, ov, (size_t)m);
+    /* results equal to e become absent (x + -x = 0): compact in place, then
+     * slide the values down to where the shorter index array ends */
+    int64_t k = 0;
+    for (int64_t j = 0; j < m; j++) {
+        const char *v = ov + j * (int64_t)es;
+        if (memcmp(v, o->e, es) == 0)
+            continue;
+        io_idx[k] = io_idx[j];
+        if (k != j)
+            memcpy(ov + k * (int64_t)es, v, es);
+        k++;
+    }
+    memmove(vals_of(out, k), ov, (size_t)k * es);
+    int64_t *h = out;
+    h[0] = k;
+    h[1] = ((const int64_t *)in)[1];
+    return sparse_bytes(k, es);
+}

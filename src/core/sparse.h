@@ -1,0 +1,95 @@
+/*
+ * Sparse blocks for reductions: neutral-element elimination (Träff,
+ * "Transparent neutral element elimination in MPI reduction operations").
+ *
+ * An element equal, bit for bit, to the operation's neutral element e is
+ * "absent"; a block travels either dense (n elements) or as the pairs of its
+ * present elements, whichever is smaller.  Pure C, no MPI: unit tests call it
+ * directly.
+ *
+ * Exactness.  Every combination computes, for every element, exactly what
+ * the dense kernel computes on the two dense operands: present-present pairs
+ * and present-absent pairs go through the dense kernel itself (the absent
+ * side filled with e), absent-absent pairs give kernel(e, e), which must be e
+ * bit for bit (sparse_op_init checks it).  So -0.0 + (+0.0) = +0.0, NaN
+ * quieting, MAX(NaN, -inf) taking the kernel's side and logical ops turning
+ * 5 into 1 all come out as on the dense path; an element is only skipped
+ * where the kernel is the identity for it (r_identity below).
+ *
+ * Encoded form (all offsets from the block's start, 16-byte aligned):
+ *   int64 nnz, int64 n;  uint32 idx[nnz] (ascending, < n);  pad to 16;
+ *   values[nnz] (elem_size bytes each).
+ * A dense block is its n elements, nothing else: a receiver posts for the
+ * dense size and tells the forms apart by the size that arrived, since the
+ * sparse form is used only when it is strictly smaller.
+ */
+#ifndef COLIBRI_SPARSE_H
+#define COLIBRI_SPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* dense kernel: inout[i] = in[i] (op) inout[i] (kernels.h's colibri_kernel) */
+typedef void (*sparse_kernel)(const void *in, void *inout, size_t n);
+
+#define SPARSE_MAX_ELEM 32
+#define SPARSE_HDR 16
+
+struct sparse_op {
+    size_t es;                          /* element size in bytes */
+    sparse_kernel kernel;
+    unsigned char e[SPARSE_MAX_ELEM];   /* the neutral element's bytes */
+    /* kernel(in = e, inout = x) == x for every x: a sparse operand can be
+     * merged into a dense one without touching its absent positions.
+     * False for float SUM (-0.0, signalling NaN) and logical ops (5 -> 1). */
+    bool r_identity;
+    int64_t *bytes_saved;               /* accounting (NULL: none) */
+};
+
+/* Fills o; false when kernel(e, e) != e (then the op is not sparse-capable). */
+bool sparse_op_init(struct sparse_op *o, size_t es, sparse_kernel k, const void *e,
+                    bool r_identity);
+
+static inline int64_t sparse_pad16(int64_t b) { return (b + 15) & ~(int64_t)15; }
+
+/* Bytes of the encoded form of a block with nnz present elements. */
+static inline int64_t sparse_bytes(int64_t nnz, size_t es)
+{
+    return SPARSE_HDR + sparse_pad16(4 * nnz) + nnz * (int64_t)es;
+}
+
+/* The most present elements for which the sparse form is smaller than the
+ * dense one (-1: never, e.g. n too small or too large for 32-bit indices). */
+int64_t sparse_max_nnz(int64_t n, size_t es);
+
+/* Present elements of x[0..n), counting stops once past `limit`. */
+int64_t sparse_count(const struct sparse_op *o, const void *x, int64_t n, int64_t limit);
+
+/* Encodes x[0..n) into out if it has at most max_nnz present elements
+ * (vals_scratch: max_nnz*es bytes); returns the encoded bytes, or -1 (out
+ * partly written) when the dense form is smaller. */
+int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void *out,
+                      int64_t max_nnz, void *vals_scratch);
+
+/* nnz and n of an encoded block; false if `bytes` is not a valid encoding. */
+bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n);
+static inline int64_t sparse_nnz(const void *enc) { return ((const int64_t *)enc)[0]; }
+
+/* dense[0..n) = the block encoded at enc. */
+void sparse_decode(const struct sparse_op *o, const void *enc, void *dense);
+
+/* The four combinations, result = kernel(in, io) elementwise:
+ * sparse in into dense io (in place; scratch: nnz(in)*es bytes);
+ * dense in with sparse io into dense out (out != in);
+ * sparse with sparse into out: returns its encoded bytes, or -1 when it
+ * would have more than max_nnz present elements (out untouched then);
+ * scratch: (nnz(in) + nnz(io)) * es bytes. */
+void sparse_merge_sd(const struct sparse_op *o, const void *in, void *io, int64_t n,
+                     void *scratch);
+void sparse_merge_ds(const struct sparse_op *o, const void *in, const void *io, void *out,
+                     int64_t n);
+int64_t sparse_merge_ss(const struct sparse_op *o, const void *in, const void *io, void *out,
+                        int64_t max_nnz, void *scratch);
+
+#endif

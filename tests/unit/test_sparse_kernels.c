@@ -1,0 +1,244 @@
+/*
+ * Unit test of the sparse block kernels (src/core/sparse.c) and of the
+ * neutral elements kernels.c gives them.
+ *
+ * For every predefined op that has a neutral element x every predefined
+ * type it applies to, at densities 0, one element, 1%, 10%, 50% and 100%,
+ * random and clustered positions, with special values mixed in (-0.0, +0.0,
+ * NaN, signalling NaN, infinities, 5 for the logical ops): every encoding
+ * decodes to its input bit for bit, and the three mixed combinations
+ * (sparse-sparse, sparse into dense, dense with sparse) give exactly the
+ * dense kernel's result bit for bit.  Sizes and the encode/dense switch
+ * point are checked against sparse_bytes.
+ *
+ * Run as a singleton or `mpirun -n 1`.
+ */
+#include <mpi.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kernels.h"
+#include "core/sparse.h"
+
+static int passed, failed;
+
+static bool check(bool ok, const char *fmt, ...)
+{
+    if (ok) {
+        passed++;
+    } else {
+        va_list ap;
+        va_start(ap, fmt);
+        printf("FAIL ");
+        vprintf(fmt, ap);
+        printf("\n");
+        va_end(ap);
+        failed++;
+    }
+    return ok;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+enum kind { K_INT, K_F32, K_F64, K_FLD, K_C32, K_C64 };
+
+/* One non-neutral-looking value; often a special one. */
+static void draw(enum kind k, size_t es, unsigned char *v)
+{
+    memset(v, 0, es);
+    uint64_t r = next();
+    int sp = (int)(r % 16);
+    switch (k) {
+    case K_INT: {
+        uint64_t x = sp < 4 ? (uint64_t)sp + 1 : sp == 4 ? 5 : next();
+        memcpy(v, &x, es); /* little-endian low bytes */
+        return;
+    }
+    case K_F32: case K_F64: case K_FLD: case K_C32: case K_C64: {
+        const long double specials[] = {-0.0L, 0.0L, NAN, INFINITY, -INFINITY, 1.0L, -1.0L, 0.25L};
+        int nparts = k == K_C32 || k == K_C64 ? 2 : 1;
+        size_t part = es / (size_t)nparts;
+        for (int i = 0; i < nparts; i++) {
+            long double x = sp < 8 ? specials[sp] : (long double)((int64_t)(next() % 65) - 32) / 4;
+            unsigned char *p = v + (size_t)i * part;
+            if (part == 4) {
+                float f = (float)x;
+                if (sp == 2 && (r >> 8) & 1) { /* signalling NaN */
+                    uint32_t b = 0x7fa00000u;
+                    memcpy(&f, &b, 4);
+                }
+                memcpy(p, &f, 4);
+            } else if (part == 8) {
+                double d = (double)x;
+                if (sp == 2 && (r >> 8) & 1) {
+                    uint64_t b = 0x7ff4000000000000ull;
+                    memcpy(&d, &b, 8);
+                }
+                memcpy(p, &d, 8);
+            } else {
+                memcpy(p, &x, sizeof x);
+                memset(p + 10, 0, part - 10);
+            }
+            sp = (int)(next() % 16);
+        }
+        return;
+    }
+    }
+}
+
+/* A vector with about `density` of its elements drawn, the rest neutral;
+ * clustered: the drawn ones in a few runs. */
+static void make(const struct sparse_op *o, enum kind k, unsigned char *x, int64_t n,
+                 double density, bool clustered, bool one)
+{
+    for (int64_t i = 0; i < n; i++)
+        memcpy(x + i * (int64_t)o->es, o->e, o->es);
+    if (one) {
+        if (n)
+            draw(k, o->es, x + (int64_t)(next() % (uint64_t)n) * (int64_t)o->es);
+        return;
+    }
+    int64_t want = (int64_t)(density * (double)n);
+    if (clustered) {
+        int64_t start = n ? (int64_t)(next() % (uint64_t)n) : 0;
+        for (int64_t j = 0; j < want; j++)
+            draw(k, o->es, x + ((start + j) % n) * (int64_t)o->es);
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            if ((double)(next() % 1000000) < density * 1e6)
+                draw(k, o->es, x + i * (int64_t)o->es);
+    }
+}
+
+struct tcase {
+    const char *name;
+    MPI_Datatype dt;
+    enum kind kind;
+};
+
+static void run_pair(const char *tname, const char *oname, const struct sparse_op *o,
+                     enum kind k, int64_t n, double d, bool clustered, bool one)
+{
+    const size_t es = o->es;
+    const size_t dense = (size_t)n * es + 16;
+    unsigned char *a = malloc(dense), *b = malloc(dense), *ref = malloc(dense),
+                  *ea = malloc(dense + 64), *eb = malloc(dense + 64), *out = malloc(2 * dense + 64),
+                  *scr = malloc(2 * dense + 64), *tmp = malloc(dense);
+    make(o, k, a, n, d, clustered, one);
+    make(o, k, b, n, d * 0.7, !clustered, false);
+    memcpy(ref, b, (size_t)n * es);
+    o->kernel(a, ref, (size_t)n);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s n=%lld d=%g%s%s", tname, oname, (long long)n, d,
+             clustered ? " clustered" : "", one ? " one" : "");
+
+    const int64_t maxk = sparse_max_nnz(n, es);
+    const int64_t cnt_a = sparse_count(o, a, n, INT64_MAX), cnt_b = sparse_count(o, b, n, INT64_MAX);
+    int64_t ba = sparse_encode(o, a, n, ea, maxk, scr);
+    int64_t bb = sparse_encode(o, b, n, eb, maxk, scr);
+    check((ba >= 0) == (cnt_a <= maxk), "%s: encode(a) chose %s with %lld present, max %lld", what,
+          ba >= 0 ? "sparse" : "dense", (long long)cnt_a, (long long)maxk);
+    if (ba >= 0) {
+        check(ba == sparse_bytes(cnt_a, es) && ba < (int64_t)(n * (int64_t)es) &&
+                  sparse_check(ea, ba, es, n),
+              "%s: encoded size %lld", what, (long long)ba);
+        sparse_decode(o, ea, tmp);
+        check(memcmp(tmp, a, (size_t)n * es) == 0, "%s: decode(encode(a)) != a", what);
+    }
+    if (bb >= 0) {
+        sparse_decode(o, eb, tmp);
+        check(memcmp(tmp, b, (size_t)n * es) == 0, "%s: decode(encode(b)) != b", what);
+    }
+    if (ba >= 0) { /* sparse in into dense io */
+        memcpy(tmp, b, (size_t)n * es);
+        sparse_merge_sd(o, ea, tmp, n, scr);
+        check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_sd differs from dense", what);
+    }
+    if (bb >= 0) { /* dense in with sparse io */
+        sparse_merge_ds(o, a, eb, tmp, n);
+        check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_ds differs from dense", what);
+    }
+    if (ba >= 0 && bb >= 0) {
+        int64_t bo = sparse_merge_ss(o, ea, eb, out, maxk, scr);
+        if (bo >= 0) {
+            check(sparse_check(out, bo, es, n), "%s: merge_ss output malformed", what);
+            sparse_decode(o, out, tmp);
+            check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_ss differs from dense", what);
+            check(sparse_nnz(out) == sparse_count(o, ref, n, INT64_MAX),
+                  "%s: merge_ss kept neutral results", what);
+        } else {
+            /* refused only when the union of the positions does not fit */
+            check(cnt_a + cnt_b > maxk, "%s: merge_ss refused %lld + %lld present of max %lld",
+                  what, (long long)cnt_a, (long long)cnt_b, (long long)maxk);
+        }
+    }
+    free(a), free(b), free(ref), free(ea), free(eb), free(out), free(scr), free(tmp);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    const struct tcase types[] = {
+        {"int8", MPI_INT8_T, K_INT},       {"uint8", MPI_UINT8_T, K_INT},
+        {"int16", MPI_INT16_T, K_INT},     {"uint16", MPI_UINT16_T, K_INT},
+        {"int32", MPI_INT32_T, K_INT},     {"uint32", MPI_UINT32_T, K_INT},
+        {"int64", MPI_INT64_T, K_INT},     {"uint64", MPI_UINT64_T, K_INT},
+        {"float", MPI_FLOAT, K_F32},       {"double", MPI_DOUBLE, K_F64},
+        {"long double", MPI_LONG_DOUBLE, K_FLD},
+        {"float complex", MPI_C_FLOAT_COMPLEX, K_C32},
+        {"double complex", MPI_C_DOUBLE_COMPLEX, K_C64},
+        {"bool", MPI_C_BOOL, K_INT},       {"byte", MPI_BYTE, K_INT},
+    };
+    const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_LAND, MPI_LOR,
+                          MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
+    const char *onames[] = {"SUM", "PROD", "MAX", "MIN", "LAND", "LOR",
+                            "LXOR", "BAND", "BOR", "BXOR", "MAXLOC", "MINLOC"};
+    const double dens[] = {0, 0.001, 0.01, 0.1, 0.5, 1};
+    const int64_t sizes[] = {1, 7, 100, 5000};
+    int pairs = 0;
+    for (unsigned t = 0; t < sizeof types / sizeof *types; t++) {
+        for (unsigned oi = 0; oi < sizeof ops / sizeof *ops; oi++) {
+            struct sparse_op o;
+            bool has = kernel_sparse_op(ops[oi], types[t].dt, &o);
+            bool expect = kernel_lookup(ops[oi], types[t].dt) && oi < 10;
+            if (!check(has == expect, "%s %s: neutral element %s", types[t].name, onames[oi],
+                       has ? "given but not expected" : "missing"))
+                continue;
+            if (!has)
+                continue;
+            pairs++;
+            for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
+                for (unsigned di = 0; di < sizeof dens / sizeof *dens; di++)
+                    for (int cl = 0; cl < 2; cl++)
+                        run_pair(types[t].name, onames[oi], &o, types[t].kind, sizes[si],
+                                 dens[di], cl, false);
+            run_pair(types[t].name, onames[oi], &o, types[t].kind, 5000, 0, false, true);
+        }
+    }
+    check(pairs >= 60, "only %d (op, type) pairs have a neutral element", pairs);
+
+    /* the switch point: the sparse form only when strictly smaller */
+    for (size_t es = 1; es <= 16; es *= 2)
+        for (int64_t n = 1; n < 300; n++) {
+            int64_t k = sparse_max_nnz(n, es);
+            check(k < 0 || (sparse_bytes(k, es) < n * (int64_t)es &&
+                            sparse_bytes(k + 1, es) >= n * (int64_t)es),
+                  "sparse_max_nnz(%lld, %zu) = %lld", (long long)n, es, (long long)k);
+        }
+    printf("%d passed, %d failed\n", passed, failed);
+    MPI_Finalize();
+    return failed != 0;
+}
