@@ -62,6 +62,18 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, const char *algorithm);
 
+/* Sparse reductions (allreduce, reduce): where most elements are the
+ * operation's neutral element, colibri sends only the others.  By default
+ * it estimates the density itself (see docs/sparse.md); this sets the
+ * expected fraction of non-neutral elements per rank for the next calls on
+ * `comm` instead (the same value on every rank; <= 0 goes back to the
+ * estimate).  Collective only in that every rank must pass the same value. */
+int colibri_sparse_hint(MPI_Comm comm, double density);
+
+/* Bytes this process did not send on `comm` because blocks travelled
+ * sparse, summed over all calls so far. */
+long long colibri_sparse_bytes_saved(MPI_Comm comm);
+
 /* colibri reads its COLIBRI_* environment variables once, at the first
  * call, as MPI libraries read their tuning variables.  A program that
  * changes them with setenv() calls this to make them take effect (on every

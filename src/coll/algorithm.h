@@ -33,10 +33,12 @@ DECLARE_ALGORITHM(allreduce, rabenseifner_3_2);
 DECLARE_ALGORITHM(allreduce, ring);
 DECLARE_ALGORITHM(allreduce, reduce_bcast);
 DECLARE_ALGORITHM(allreduce, knomial);
+DECLARE_ALGORITHM(allreduce, sparse_recursive_doubling);
 
 DECLARE_ALGORITHM(reduce, binomial);
 DECLARE_ALGORITHM(reduce, ordered_binomial);
 DECLARE_ALGORITHM(reduce, rabenseifner);
+DECLARE_ALGORITHM(reduce, sparse_binomial);
 
 DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);

@@ -7,6 +7,7 @@
 
 #include "../select/select.h"
 #include "config.h"
+#include "sparse.h"
 #include "native.h"
 #include "runtime.h"
 #include "validate.h"
@@ -15,6 +16,40 @@ static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
                                                   "MPI_Reduce_scatter",
                                                   "MPI_Reduce_scatter_block", "MPI_Alltoall",
                                                   "MPI_Alltoallv"};
+
+/*
+ * The agreed density estimate that lets the selector weigh the sparse
+ * algorithms (sched_params.density).  Every rank must pick the same
+ * algorithm, and only the rank's own input is local, so the estimate is
+ * agreed: each rank counts the non-neutral elements of its input (one scan,
+ * cut off at a quarter: denser than that is dense for the model) and one
+ * small MPI_MAX allreduce gives everyone the densest rank's fraction.  That
+ * costs a scan and lg p latencies, so it is done only for vectors of at
+ * least SPARSE_AUTO_BYTES and then reused for the next SPARSE_REUSE calls
+ * of the same (count, type, op) on the communicator; amortised it stays
+ * below 1% of a dense reduction of that size.  A caller's hint
+ * (colibri_sparse_hint) replaces the estimate.
+ */
+#define SPARSE_AUTO_BYTES (64 * 1024)
+#define SPARSE_REUSE 32
+
+static double agreed_density(struct comm_state *cs, const struct native_args *a,
+                             const struct sparse_op *o, const void *input)
+{
+    if (cs->density_hint > 0)
+        return cs->density_hint;
+    struct sparse_estimate *e = &cs->estimate[a->coll == COLIBRI_REDUCE];
+    if (e->uses > 0 && e->count == a->count && e->dt == a->dt && e->op == a->op) {
+        e->uses--;
+        return e->density;
+    }
+    const int64_t cut = a->count / 4;
+    double mine = (double)sparse_count(o, input, a->count, cut) / (double)a->count, all = 1;
+    if (PMPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, cs->comm) != MPI_SUCCESS)
+        return 0;
+    *e = (struct sparse_estimate){a->count, a->dt, a->op, all > 0 ? all : 1e-9, SPARSE_REUSE};
+    return e->density;
+}
 
 static int run(struct native_args *a, const char *requested)
 {
@@ -53,6 +88,23 @@ static int run(struct native_args *a, const char *requested)
     c.sp.radix = (int)cfg->radix;
     c.sp.segment = tsize > 0 ? cfg->segment_bytes / tsize : 0;
 
+    /* Sparse reductions need the op's neutral element; an automatic choice
+     * also needs the agreed density, for long enough vectors only. */
+    struct sparse_op sparse;
+    const bool sparse_ok = (a->coll == COLIBRI_ALLREDUCE || a->coll == COLIBRI_REDUCE) &&
+                           kernel_sparse_op(a->op, a->dt, &sparse);
+    if (sparse_ok) {
+        c.sp.sparse = &sparse;
+        const char *name = requested ? requested : cfg->algorithm[a->coll];
+        const void *input = c.sp.in_place ? a->recvbuf : a->sendbuf;
+        if ((!name || !*name || strcmp(name, "auto") == 0) &&
+            a->count * (int64_t)tsize >= SPARSE_AUTO_BYTES &&
+            comm_state_get(a->comm, &c.cs) == MPI_SUCCESS) {
+            c.sp.density = agreed_density(c.cs, a, &sparse, input);
+            sparse.bytes_saved = &c.cs->sparse_saved;
+        }
+    }
+
     int64_t *block_counts = NULL;
     if (a->coll == COLIBRI_REDUCE_SCATTER_BLOCK) {
         block_counts = malloc((size_t)v.size * sizeof *block_counts);
@@ -83,6 +135,8 @@ static int run(struct native_args *a, const char *requested)
     rc = comm_state_get(a->comm, &c.cs);
     if (rc == MPI_SUCCESS)
         rc = dtinfo_init(a->dt, &c.dti);
+    if (sparse_ok && rc == MPI_SUCCESS)
+        sparse.bytes_saved = &c.cs->sparse_saved;
     if (rc != MPI_SUCCESS) {
         free(block_counts);
         return raise_error(a->comm, fname, rc, "could not set up the communicator");
@@ -135,4 +189,20 @@ int colibri_reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count r
     struct native_args a = {COLIBRI_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                             (const int64_t *)recvcounts, datatype, op, 0, comm};
     return run(&a, algorithm);
+}
+
+int colibri_sparse_hint(MPI_Comm comm, double density)
+{
+    struct comm_state *cs;
+    int rc = comm_state_get(comm, &cs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    cs->density_hint = density > 0 ? (density < 1 ? density : 1) : 0;
+    return MPI_SUCCESS;
+}
+
+long long colibri_sparse_bytes_saved(MPI_Comm comm)
+{
+    struct comm_state *cs = comm_state_find(comm);
+    return cs ? cs->sparse_saved : 0;
 }

@@ -9,6 +9,7 @@
  * without large-count point-to-point.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,8 +99,10 @@ static int grow_tmp(const struct dtinfo *d, void *buf[], void *blocks[], int64_t
     return MPI_SUCCESS;
 }
 
+/* Posts a round's receives, then its sends.  req_op[j] gets the index (in
+ * ops) of the op request j belongs to, for the SOP_UPTO receives. */
 static int post_round(const struct coll_call *c, void *const buf[], const struct sched_op *ops,
-                      uint32_t nops, int tag, MPI_Request *reqs, int *nreq)
+                      uint32_t nops, int tag, MPI_Request *reqs, uint32_t *req_op, int *nreq)
 {
     const struct dtinfo *d = &c->dti;
     int rc = MPI_SUCCESS;
@@ -108,13 +111,17 @@ static int post_round(const struct coll_call *c, void *const buf[], const struct
             const struct sched_op *op = &ops[i];
             if (op->kind != (pass == 0 ? SOP_RECV : SOP_SEND))
                 continue;
-            void *base = at(buf[op->src_buf], op->src_off, d);
+            const bool bytes = op->flags & SOP_BYTES;
+            MPI_Datatype dt = bytes ? MPI_BYTE : c->dt;
+            char *base = bytes ? (char *)buf[op->src_buf] + op->src_off
+                               : at(buf[op->src_buf], op->src_off, d);
             int64_t done = 0;
             do { /* once even for a zero-byte SOP_SYNC message */
                 int n = (int)(op->count - done < SCHED_CHUNK ? op->count - done : SCHED_CHUNK);
-                void *p = at(base, done, d);
-                rc = pass == 0 ? PMPI_Irecv(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[*nreq])
-                               : PMPI_Isend(p, n, c->dt, op->peer, tag, c->cs->comm, &reqs[*nreq]);
+                void *p = bytes ? base + done : at(base, done, d);
+                rc = pass == 0 ? PMPI_Irecv(p, n, dt, op->peer, tag, c->cs->comm, &reqs[*nreq])
+                               : PMPI_Isend(p, n, dt, op->peer, tag, c->cs->comm, &reqs[*nreq]);
+                req_op[*nreq] = i;
                 (*nreq)++;
                 done += SCHED_CHUNK;
             } while (done < op->count && rc == MPI_SUCCESS);
@@ -130,6 +137,8 @@ int exec_run(struct coll_call *c, struct schedule *s)
     int64_t have[2] = {0, 0};
     void *buf[BUF_NBUFS] = {(void *)c->sendbuf, c->recvbuf, NULL, NULL, c->shm};
     MPI_Request small_reqs[16], *reqs = small_reqs;
+    MPI_Status small_st[16], *st = small_st;
+    uint32_t small_op[16], *req_op = small_op;
     int64_t cap_reqs = 16;
     int rc = MPI_SUCCESS;
     int tag = (int)(c->cs->seq++ & 0x7fff);
@@ -152,29 +161,38 @@ int exec_run(struct coll_call *c, struct schedule *s)
             buf[BUF_SHM] = c->shm;
         }
         if (rc == MPI_SUCCESS && s->max_round_msgs > cap_reqs) {
-            MPI_Request *n = malloc((size_t)s->max_round_msgs * sizeof *n);
-            if (!n) {
+            const size_t m = (size_t)s->max_round_msgs;
+            MPI_Request *n = malloc(m * sizeof *n);
+            MPI_Status *ns = malloc(m * sizeof *ns);
+            uint32_t *no = malloc(m * sizeof *no);
+            if (!n || !ns || !no) {
+                free(n), free(ns), free(no);
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
             if (reqs != small_reqs)
-                free(reqs);
+                free(reqs), free(st), free(req_op);
             reqs = n;
+            st = ns;
+            req_op = no;
             cap_reqs = s->max_round_msgs;
         }
         if (rc != MPI_SUCCESS)
             break;
-        const struct sched_op *ops = &s->ops[s->rounds[r].first_op];
+        struct sched_op *ops = &s->ops[s->rounds[r].first_op];
         uint32_t nops = s->rounds[r].n_ops;
         int nreq = 0;
-        rc = post_round(c, buf, ops, nops, tag, reqs, &nreq);
-        if (nreq > 0 && rc == MPI_SUCCESS) {
-            /* GCC 12 takes MPICH's MPI_STATUSES_IGNORE ((MPI_Status *)1) for
-             * a zero-size array and warns; the MPI never writes through it. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-            rc = PMPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
-#pragma GCC diagnostic pop
+        rc = post_round(c, buf, ops, nops, tag, reqs, req_op, &nreq);
+        if (nreq > 0 && rc == MPI_SUCCESS)
+            rc = PMPI_Waitall(nreq, reqs, st);
+        /* SOP_UPTO: record what arrived where the resume function reads it */
+        for (int j = 0; j < nreq && rc == MPI_SUCCESS; j++) {
+            struct sched_op *op = &ops[req_op[j]];
+            if (op->kind == SOP_RECV && (op->flags & SOP_UPTO)) {
+                int got = 0;
+                rc = PMPI_Get_count(&st[j], MPI_BYTE, &got);
+                op->count = got;
+            }
         }
         for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
             const struct sched_op *op = &ops[i];
@@ -186,7 +204,7 @@ int exec_run(struct coll_call *c, struct schedule *s)
         }
     }
     if (reqs != small_reqs)
-        free(reqs);
+        free(reqs), free(st), free(req_op);
     free(blocks[0]);
     free(blocks[1]);
     return rc;

@@ -33,6 +33,18 @@ struct comm_state {
     unsigned seq;       /* per-call tag, so successive collectives never cross-match */
     const char *last[COLIBRI_NCOLL];
     struct sched_cache cache[COLIBRI_NCOLL];
+    /* Sparse reductions: the caller's density hint (0: none), bytes not
+     * sent thanks to sparse blocks, and the last agreed density estimate of
+     * allreduce and reduce with the call it was made for. */
+    double density_hint;
+    int64_t sparse_saved;
+    struct sparse_estimate {
+        int64_t count;
+        MPI_Datatype dt;
+        MPI_Op op;
+        double density;
+        int uses;
+    } estimate[2];
 };
 
 /* The schedule for a call: the cached one when the call repeats the last one

@@ -72,6 +72,17 @@ void sched_recv(struct schedule *s, int peer, int buf, int64_t off, int64_t coun
     add(s, SOP_RECV, peer, buf, off, buf, off, count, 0);
 }
 
+void sched_send_bytes(struct schedule *s, int peer, int buf, int64_t off, int64_t bytes)
+{
+    add(s, SOP_SEND, peer, buf, off, buf, off, bytes, SOP_BYTES);
+}
+
+uint32_t sched_recv_upto(struct schedule *s, int peer, int buf, int64_t off, int64_t max_bytes)
+{
+    add(s, SOP_RECV, peer, buf, off, buf, off, max_bytes, SOP_BYTES | SOP_UPTO);
+    return s->n_ops - 1;
+}
+
 void sched_signal(struct schedule *s, int peer)
 {
     add(s, SOP_SEND, peer, BUF_TMP, 0, BUF_TMP, 0, 0, SOP_SYNC);
@@ -137,7 +148,7 @@ void sched_cost(const struct schedule *s, size_t elem_size, struct sched_cost *c
         const struct sched_round *rd = &s->rounds[r];
         for (uint32_t i = rd->first_op; i < rd->first_op + rd->n_ops; i++) {
             const struct sched_op *op = &s->ops[i];
-            int64_t bytes = op->count * (int64_t)elem_size;
+            int64_t bytes = op->flags & SOP_BYTES ? op->count : op->count * (int64_t)elem_size;
             switch (op->kind) {
             case SOP_SEND:
                 comm = true;

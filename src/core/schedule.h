@@ -48,6 +48,16 @@ enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY };
 /* SEND/RECV flag: a zero-byte message kept on purpose, to order two ranks'
  * accesses to shared memory (zero-count operations are otherwise dropped). */
 #define SOP_SYNC 0x2u
+/* SEND/RECV flag: offset and count are in bytes, sent as MPI_BYTE (the
+ * call's datatype must then be contiguous).  Sparse reductions send blocks
+ * in an encoded form whose size is not a whole number of elements. */
+#define SOP_BYTES 0x4u
+/* RECV flag (with SOP_BYTES): `count` is the most that may arrive; once the
+ * round has completed, the executor replaces it with the number of bytes
+ * that did arrive (MPI_Get_count), for the resume function to read.  So the
+ * receiver of a block of data-dependent size needs no extra message.  Must
+ * not exceed SCHED_CHUNK (never split). */
+#define SOP_UPTO 0x8u
 
 /* Messages longer than this many elements go out as several, split the same
  * way on both sides, so any count works without large-count point-to-point. */
@@ -70,6 +80,7 @@ struct sched_round {
 };
 
 struct schedule;
+struct sparse_op;
 /* Dynamic schedules.  Some algorithms cannot know their later rounds before
  * data arrives (SLOAV learns the sizes of the blocks it forwards from the
  * previous round's metadata).  Their builder emits the rounds it can and sets
@@ -115,6 +126,12 @@ struct sched_params {
     const int64_t *scounts, *sdispls, *rcounts, *rdispls;
     /* Node-aware algorithms: which ranks share a node (NULL: unknown). */
     const struct node_layout *layout;
+    /* Sparse reductions (core/sparse.h): the operation's kernel and neutral
+     * element, NULL when it has none (MAXLOC, user ops, derived types);
+     * `density`, the expected fraction of non-neutral elements that every
+     * rank agreed on (0: unknown), feeds the sparse algorithms' cost. */
+    const struct sparse_op *sparse;
+    double density;
 };
 
 /* Ranks grouped by shared-memory node, in the communicator's numbering.
@@ -135,6 +152,11 @@ void sched_reset(struct schedule *s);
  * need not special-case empty blocks. */
 void sched_send(struct schedule *s, int peer, int buf, int64_t off, int64_t count);
 void sched_recv(struct schedule *s, int peer, int buf, int64_t off, int64_t count);
+/* Byte-unit messages (SOP_BYTES); the receive takes up to max_bytes and
+ * records what arrived in the op's count (SOP_UPTO).  Returns the op's
+ * index in s->ops, where the resume function finds that count. */
+void sched_send_bytes(struct schedule *s, int peer, int buf, int64_t off, int64_t bytes);
+uint32_t sched_recv_upto(struct schedule *s, int peer, int buf, int64_t off, int64_t max_bytes);
 void sched_reduce(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
                   int64_t count, unsigned flags);
 void sched_copy(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,

@@ -1,0 +1,66 @@
+/*
+ * Sparse allreduce by recursive doubling (Träff's neutral-element
+ * elimination): the exchanges of recursive_doubling.c, but every block
+ * travels in the smaller of its dense and sparse forms, chosen when it is
+ * sent, and partials are combined sparse or dense (common/sparse_acc.h).
+ * The partial after round i combines 2^i inputs, so at density d it holds
+ * about 1 - (1-d)^(2^i) present elements and switches to dense on its own
+ * once that stops paying.
+ *
+ * Cost (p = 2^k, B(m) the expected bytes of a block combining m inputs,
+ * min(n, 16 + (4 + s) n (1 - (1-d)^m)) for elements of s bytes):
+ *     sum_{i<k} (a + B(2^i)(b + g)) + 2 n g   (input scan, output write)
+ * plus, when p is not a power of two, the fold: 2 a + (B(1) + B(p)) b + B(1) g.
+ * At density 1 this is recursive doubling plus the scan, so the selector
+ * only picks it on an agreed density estimate (p->density).
+ *
+ * Operand roles are recursive doubling's (received block is the kernel's
+ * `in`), so results are bitwise the dense ones.  Without a neutral element
+ * (MAXLOC, user ops, derived types) or past SCHED_CHUNK bytes, every block
+ * would travel dense: the schedule is then recursive doubling's own.
+ */
+#include "../../patterns/fold.h"
+#include "../algorithm.h"
+#include "../common/sparse_acc.h"
+
+int allreduce_sparse_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
+{
+    if (!sparse_acc_usable(p))
+        return allreduce_recursive_doubling_build(p, s);
+    const int size = p->size, rank = p->rank;
+    const int pof2 = pof2_floor(size), rem = size - pof2;
+    const int newrank = fold_newrank(rank, size);
+    struct sparse_step steps[66];
+    int n = 0;
+    if (rank < 2 * rem) {
+        if (newrank < 0)
+            steps[n++] = (struct sparse_step){SP_SEND, true, rank + 1};
+        else
+            steps[n++] = (struct sparse_step){SP_RECV_COMBINE, true, rank - 1};
+    }
+    if (newrank >= 0)
+        for (int mask = 1; mask < pof2; mask <<= 1)
+            steps[n++] = (struct sparse_step){SP_EXCH, true, fold_oldrank(newrank ^ mask, size)};
+    if (rank < 2 * rem) {
+        if (newrank < 0)
+            steps[n++] = (struct sparse_step){SP_RECV_REPLACE, true, rank + 1};
+        else
+            steps[n++] = (struct sparse_step){SP_SEND, true, rank - 1};
+    }
+    return sparse_acc_build(p, s, steps, n, true);
+}
+
+double allreduce_sparse_recursive_doubling_cost(const struct sched_params *p,
+                                                const struct cost_params *m)
+{
+    const int pof2 = pof2_floor(p->size), k = floor_log2(p->size);
+    const double folded = (double)p->size / pof2;
+    double t = sparse_model_local(p, m);
+    for (int i = 0; i < k; i++)
+        t += m->alpha + sparse_model_bytes(p, folded * (1 << i)) * (m->beta + m->gamma);
+    if (pof2 != p->size) {
+        const double b1 = sparse_model_bytes(p, 1), bp = sparse_model_bytes(p, p->size);
+        t += 2 * m->alpha + (b1 + bp) * m->beta + b1 * m->gamma;
+    }
+    return t;
+}

@@ -1,0 +1,165 @@
+/* Sparse partial results walked through a step list (sparse_acc.h). */
+#include "sparse_acc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/sparse.h"
+
+struct sp_state {
+    const struct sparse_op *o;
+    int64_t n, dense, area, max_nnz;
+    int acc;          /* area holding the partial */
+    bool acc_sparse;
+    int64_t acc_bytes;
+    int rx;           /* area of the block received in the last round, -1: none */
+    uint32_t rx_op;   /* its SOP_UPTO op, whose count says what arrived */
+    int pc, nsteps;   /* next step; -1: the input is not read yet */
+    bool output;
+    struct sparse_step steps[];
+};
+
+bool sparse_acc_usable(const struct sched_params *p)
+{
+    return p->sparse && p->count > 0 && p->count * (int64_t)p->elem_size <= SCHED_CHUNK;
+}
+
+static char *area(const struct sp_state *st, void *const buf[], int a)
+{
+    return (char *)buf[BUF_TMP] + (int64_t)a * st->area;
+}
+
+static void account(const struct sp_state *st, int64_t sent)
+{
+    if (st->o->bytes_saved)
+        *st->o->bytes_saved += st->dense - sent;
+}
+
+/* Combines the received block with the partial, in the step's roles.
+ * Returns -1 when what arrived is not a block of this call. */
+static int combine(struct sp_state *st, void *const buf[], bool recv_is_in, int64_t got)
+{
+    const struct sparse_op *o = st->o;
+    const bool xs = got != st->dense;
+    if (xs && !sparse_check(area(st, buf, st->rx), got, o->es, st->n))
+        return -1;
+    const int third = 3 - st->acc - st->rx;
+    const int in_a = recv_is_in ? st->rx : st->acc, io_a = recv_is_in ? st->acc : st->rx;
+    const bool ins = recv_is_in ? xs : st->acc_sparse, ios = recv_is_in ? st->acc_sparse : xs;
+    char *in = area(st, buf, in_a), *io = area(st, buf, io_a), *z = area(st, buf, third),
+         *scratch = area(st, buf, 3);
+    if (!ins && !ios) {
+        o->kernel(in, io, (size_t)st->n);
+        st->acc = io_a;
+    } else if (ins && !ios) {
+        sparse_merge_sd(o, in, io, st->n, scratch);
+        st->acc = io_a;
+    } else if (!ins) {
+        sparse_merge_ds(o, in, io, z, st->n);
+        st->acc = third;
+    } else {
+        int64_t b = sparse_merge_ss(o, in, io, z, st->max_nnz, scratch);
+        st->acc = third;
+        if (b >= 0) { /* still sparse */
+            st->acc_sparse = true;
+            st->acc_bytes = b;
+            return 0;
+        }
+        /* filled in: from here on the partial is dense */
+        sparse_decode(o, io, z);
+        sparse_merge_sd(o, in, z, st->n, scratch);
+    }
+    st->acc_sparse = false;
+    st->acc_bytes = st->dense;
+    return 0;
+}
+
+static int resume(struct schedule *s, void *const buf[])
+{
+    struct sp_state *st = s->state;
+    const struct sparse_op *o = st->o;
+    if (st->pc < 0) {
+        /* the only full pass over the input: scan and encode in one go */
+        char *a0 = area(st, buf, 0);
+        int64_t b = sparse_encode(o, buf[BUF_SEND], st->n, a0, st->max_nnz, area(st, buf, 3));
+        st->acc_sparse = b >= 0;
+        st->acc_bytes = b >= 0 ? b : st->dense;
+        if (b < 0)
+            memcpy(a0, buf[BUF_SEND], (size_t)st->dense);
+        st->acc = 0;
+        st->pc = 0;
+    } else if (st->rx >= 0) {
+        const struct sparse_step *prev = &st->steps[st->pc - 1];
+        int64_t got = s->ops[st->rx_op].count;
+        if (prev->kind == SP_RECV_REPLACE) {
+            if (got != st->dense && !sparse_check(area(st, buf, st->rx), got, o->es, st->n))
+                return -1;
+            st->acc = st->rx;
+            st->acc_sparse = got != st->dense;
+            st->acc_bytes = got;
+        } else if (combine(st, buf, prev->recv_is_in, got) != 0) {
+            return -1;
+        }
+        st->rx = -1;
+    }
+    if (st->pc == st->nsteps) {
+        if (st->output) {
+            if (st->acc_sparse)
+                sparse_decode(o, area(st, buf, st->acc), buf[BUF_RECV]);
+            else
+                memcpy(buf[BUF_RECV], area(st, buf, st->acc), (size_t)st->dense);
+        }
+        s->resume = NULL;
+        return 0;
+    }
+    const struct sparse_step *step = &st->steps[st->pc++];
+    if (step->kind == SP_EXCH || step->kind == SP_SEND) {
+        sched_send_bytes(s, step->peer, BUF_TMP, st->acc * st->area, st->acc_bytes);
+        account(st, st->acc_bytes);
+    }
+    if (step->kind != SP_SEND) {
+        st->rx = (st->acc + 1) % 3;
+        st->rx_op = sched_recv_upto(s, step->peer, BUF_TMP, st->rx * st->area, st->dense);
+    }
+    sched_round(s);
+    return s->oom ? -1 : 0;
+}
+
+int sparse_acc_build(const struct sched_params *p, struct schedule *s,
+                     const struct sparse_step *steps, int nsteps, bool output)
+{
+    struct sp_state *st = malloc(sizeof *st + (size_t)nsteps * sizeof *steps);
+    if (!st)
+        return -1;
+    st->o = p->sparse;
+    st->n = p->count;
+    st->dense = p->count * (int64_t)p->elem_size;
+    st->area = (st->dense + 15) & ~(int64_t)15;
+    st->max_nnz = sparse_max_nnz(st->n, p->elem_size);
+    st->rx = -1;
+    st->pc = -1;
+    st->nsteps = nsteps;
+    st->output = output;
+    memcpy(st->steps, steps, (size_t)nsteps * sizeof *steps);
+    s->state = st;
+    s->free_state = free;
+    s->resume = resume;
+    const int64_t es = (int64_t)p->elem_size;
+    sched_need_tmp(s, BUF_TMP, (5 * st->area + es - 1) / es);
+    return 0;
+}
+
+double sparse_model_bytes(const struct sched_params *p, double merged)
+{
+    const double dense = (double)p->count * (double)p->elem_size;
+    if (!p->sparse || p->density <= 0)
+        return dense;
+    const double d = 1 - pow(1 - fmin(p->density, 1), merged), k = d * (double)p->count;
+    return fmin(dense, SPARSE_HDR + 4 * k + k * (double)p->elem_size);
+}
+
+double sparse_model_local(const struct sched_params *p, const struct cost_params *m)
+{
+    return 2 * (double)p->count * (double)p->elem_size * m->gamma;
+}

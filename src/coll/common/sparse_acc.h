@@ -1,0 +1,54 @@
+/*
+ * The machinery shared by the sparse reductions: a rank's running partial
+ * result kept sparse or dense (core/sparse.h), and a dynamic schedule that
+ * walks a fixed list of steps, one communication round each.
+ *
+ * Who talks to whom is known at build time (the step list, pure index
+ * arithmetic of the dense algorithm); what travels is not: each block goes
+ * in whichever form is smaller when it is sent, the receiver posts for the
+ * dense size and learns the form from the size that arrived (SOP_UPTO), and
+ * the resume function combines before emitting the next round.  Every
+ * combination keeps the dense algorithm's operand roles (which block is the
+ * kernel's `in`, which its `inout`), so results are bitwise those of the
+ * dense schedule.
+ *
+ * Scratch (BUF_TMP, byte offsets): three areas of the dense block size,
+ * holding at any time the partial, the block being received and the next
+ * partial, then twice that for the merge's gathered operands.
+ */
+#ifndef COLIBRI_COMMON_SPARSE_ACC_H
+#define COLIBRI_COMMON_SPARSE_ACC_H
+
+#include "../algorithm.h"
+
+enum sparse_step_kind {
+    SP_EXCH,         /* send the partial to peer, receive peer's, combine */
+    SP_SEND,         /* send the partial to peer */
+    SP_RECV_COMBINE, /* receive peer's partial and combine */
+    SP_RECV_REPLACE, /* receive the final result from peer */
+};
+
+struct sparse_step {
+    uint8_t kind;
+    bool recv_is_in; /* the received block is the kernel's `in` (else the partial is) */
+    int peer;
+};
+
+/* Starts the dynamic schedule: the partial begins as this rank's input
+ * (BUF_SEND); after the last step the result goes to BUF_RECV if `output`.
+ * Needs p->sparse and 0 < count*elem_size <= SCHED_CHUNK. */
+int sparse_acc_build(const struct sched_params *p, struct schedule *s,
+                     const struct sparse_step *steps, int nsteps, bool output);
+
+/* Expected bytes of a block combining `merged` ranks' inputs at density
+ * p->density, positions independent (1 when the density is unknown). */
+double sparse_model_bytes(const struct sched_params *p, double merged);
+
+/* Cost of the input scan and the output's write, which the dense
+ * algorithms do not pay. */
+double sparse_model_local(const struct sched_params *p, const struct cost_params *m);
+
+/* Whether the sparse machinery can run this call (else its dense form). */
+bool sparse_acc_usable(const struct sched_params *p);
+
+#endif
