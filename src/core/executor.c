@@ -144,6 +144,11 @@ int exec_run(struct coll_call *c, struct schedule *s)
     int tag = (int)(c->cs->seq++ & 0x7fff);
 
     for (uint32_t r = 0; rc == MPI_SUCCESS; r++) {
+        /* scratch is bound before a resume too: it works on the buffers */
+        for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
+            rc = grow_tmp(d, buf, blocks, have, i, s->tmp_count[i]);
+        if (rc != MPI_SUCCESS)
+            break;
         if (r == s->n_rounds) {
             if (!s->resume)
                 break;
@@ -154,9 +159,7 @@ int exec_run(struct coll_call *c, struct schedule *s)
             r--; /* re-test: the resume may have added no round yet */
             continue;
         }
-        for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
-            rc = grow_tmp(d, buf, blocks, have, i, s->tmp_count[i]);
-        if (rc == MPI_SUCCESS && s->shm_bytes > c->shm_size) {
+        if (s->shm_bytes > c->shm_size) {
             rc = c->shm_grow ? c->shm_grow(c, s->shm_bytes) : MPI_ERR_INTERN;
             buf[BUF_SHM] = c->shm;
         }

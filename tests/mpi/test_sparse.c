@@ -1,0 +1,308 @@
+// ranks: 1 2 3 4 5 7 8
+// mpich-ranks: 2
+/*
+ * Sparse reductions against colibri's dense algorithm with the same
+ * reduction order, bit for bit:
+ *  - allreduce sparse_recursive_doubling vs recursive_doubling, reduce
+ *    sparse_binomial vs binomial at every root;
+ *  - every predefined op with a neutral element x a type of every kind
+ *    (integers of each width and signedness, reals, long double, complex,
+ *    bool, byte);
+ *  - densities 0, one element, 0.1%, 1%, 10%, 50%, 100%, random and
+ *    clustered positions, special values (-0.0, NaN, signalling NaN,
+ *    infinities, 5 for logical ops), in place or not;
+ *  - MPI_COMM_WORLD and sub-communicators (even/odd, reversed order);
+ *  - the drop-in path: MPI_Allreduce/MPI_Reduce of a long sparse vector
+ *    chooses a sparse algorithm by itself and matches the dense result;
+ *    on dense data it does not;
+ *  - bytes: at density 0 every block is a 16-byte header, so the bytes
+ *    saved are exactly (dense - 16) per message sent; never negative.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "colibri.h"
+#include "core/kernels.h"
+#include "core/sparse.h"
+#include "patterns/fold.h"
+
+static long long passed, failed;
+static int world_rank;
+
+static void record(MPI_Comm comm, bool ok, const char *fmt, ...)
+{
+    int mine = ok, all = 1;
+    PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+    int r;
+    MPI_Comm_rank(comm, &r);
+    if (all) {
+        passed += r == 0;
+        return;
+    }
+    failed += r == 0;
+    if (!ok && failed < 40) {
+        va_list ap;
+        va_start(ap, fmt);
+        printf("FAIL [world rank %d] ", world_rank);
+        vprintf(fmt, ap);
+        printf("\n");
+        va_end(ap);
+    }
+}
+
+static uint64_t rng;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+enum kind { K_INT, K_REAL, K_CPLX };
+struct type {
+    const char *name;
+    MPI_Datatype dt;
+    enum kind kind;
+    size_t part; /* bytes of a real part */
+};
+
+static void draw_real(unsigned char *p, size_t part)
+{
+    const long double sp[] = {-0.0L, 0.0L, NAN, INFINITY, -INFINITY, 1, -1, 0.5L};
+    uint64_t r = next();
+    long double x = r % 4 == 0 ? sp[(r >> 4) % 8] : (long double)((int64_t)(r % 65) - 32) / 4;
+    if (part == 4) {
+        float f = (float)x;
+        if (r % 64 == 1) {
+            uint32_t b = 0x7fa00000u; /* signalling NaN */
+            memcpy(&f, &b, 4);
+        }
+        memcpy(p, &f, 4);
+    } else if (part == 8) {
+        double d = (double)x;
+        if (r % 64 == 1) {
+            uint64_t b = 0x7ff4000000000000ull;
+            memcpy(&d, &b, 8);
+        }
+        memcpy(p, &d, 8);
+    } else {
+        memset(p, 0, part);
+        memcpy(p, &x, sizeof x < part ? sizeof x : part);
+        memset(p + 10, 0, part - 10);
+    }
+}
+
+static void draw(const struct type *t, size_t es, unsigned char *v)
+{
+    memset(v, 0, es);
+    if (t->kind == K_INT) {
+        uint64_t r = next(), x = r % 8 < 3 ? r % 8 + 1 : r % 8 == 3 ? 5 : next();
+        memcpy(v, &x, es);
+    } else {
+        for (size_t off = 0; off < es; off += t->part)
+            draw_real(v + off, t->part);
+    }
+}
+
+/* density < 0: exactly one element */
+static void make(const struct type *t, const struct sparse_op *o, unsigned char *x, int64_t n,
+                 double density, bool clustered)
+{
+    const size_t es = o->es;
+    for (int64_t i = 0; i < n; i++)
+        memcpy(x + i * (int64_t)es, o->e, es);
+    if (density < 0) {
+        draw(t, es, x + (int64_t)(next() % (uint64_t)n) * (int64_t)es);
+    } else if (clustered) {
+        int64_t want = (int64_t)(density * (double)n + 0.5), start = (int64_t)(next() % (uint64_t)n);
+        for (int64_t j = 0; j < want; j++)
+            draw(t, es, x + ((start + j) % n) * (int64_t)es);
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            if ((double)(next() % 1000000) < density * 1e6)
+                draw(t, es, x + i * (int64_t)es);
+    }
+}
+
+static const double densities[] = {0, -1, 0.001, 0.01, 0.1, 0.5, 1};
+
+/* One case on comm: every density, both position kinds, in place or not. */
+static void sweep(MPI_Comm comm, const char *cname, const struct type *t, MPI_Op op,
+                  const char *oname, int64_t n, bool every_root)
+{
+    struct sparse_op o;
+    if (!kernel_sparse_op(op, t->dt, &o))
+        return;
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    const size_t bytes = (size_t)n * o.es;
+    unsigned char *in = malloc(bytes), *a = malloc(bytes), *b = malloc(bytes);
+    for (unsigned di = 0; di < sizeof densities / sizeof *densities; di++) {
+        for (int cl = 0; cl < 2; cl++) {
+            for (int ip = 0; ip < 2; ip++) {
+                rng = 0x9e3779b97f4a7c15ull * (uint64_t)(rank + 1) + di * 7919 + (uint64_t)cl * 31 +
+                      (uint64_t)n;
+                make(t, &o, in, n, densities[di], cl);
+                /* allreduce */
+                memcpy(a, in, bytes);
+                memcpy(b, in, bytes);
+                int rc1 = colibri_allreduce(ip ? MPI_IN_PLACE : in, a, n, t->dt, op, comm,
+                                            "sparse_recursive_doubling");
+                const char *last = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+                int rc2 = colibri_allreduce(ip ? MPI_IN_PLACE : in, b, n, t->dt, op, comm,
+                                            "recursive_doubling");
+                record(comm, rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS && memcmp(a, b, bytes) == 0 &&
+                                 last && strcmp(last, "sparse_recursive_doubling") == 0,
+                       "allreduce %s %s %s n=%lld d=%g%s%s: rc %d/%d, %s", cname, t->name, oname,
+                       (long long)n, densities[di], cl ? " clustered" : "", ip ? " in place" : "",
+                       rc1, rc2, memcmp(a, b, bytes) ? "differs from dense" : "last algorithm");
+                /* reduce */
+                for (int root = 0; root < p; root += every_root ? 1 : (p > 1 ? p - 1 : 1)) {
+                    const bool inpl = ip && rank == root;
+                    memcpy(a, in, bytes);
+                    memcpy(b, in, bytes);
+                    rc1 = colibri_reduce(inpl ? MPI_IN_PLACE : in, a, n, t->dt, op, root, comm,
+                                         "sparse_binomial");
+                    rc2 = colibri_reduce(inpl ? MPI_IN_PLACE : in, b, n, t->dt, op, root, comm,
+                                         "binomial");
+                    bool same = rank != root || memcmp(a, b, bytes) == 0;
+                    record(comm, rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS && same,
+                           "reduce %s %s %s n=%lld d=%g%s%s root=%d: rc %d/%d, %s", cname, t->name,
+                           oname, (long long)n, densities[di], cl ? " clustered" : "",
+                           ip ? " in place" : "", root, rc1, rc2, same ? "" : "differs from dense");
+                }
+            }
+        }
+    }
+    free(in), free(a), free(b);
+}
+
+/* Bytes: at density 0, each message is the 16-byte header. */
+static void bytes_check(MPI_Comm comm)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    const int64_t n = 4096;
+    double *x = calloc((size_t)n, sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    long long before = colibri_sparse_bytes_saved(comm);
+    colibri_allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, comm, "sparse_recursive_doubling");
+    long long saved = colibri_sparse_bytes_saved(comm) - before;
+    const int pof2 = pof2_floor(p), rem = p - pof2, newrank = fold_newrank(rank, p);
+    long long sends = (newrank >= 0 ? floor_log2(p) : 0) + (rank < 2 * rem);
+    record(comm, saved == sends * (n * 8 - 16), "allreduce d=0: saved %lld bytes, expected %lld",
+           saved, sends * (n * 8 - 16));
+    /* dense data: nothing saved, nothing lost */
+    for (int64_t i = 0; i < n; i++)
+        x[i] = i + 1;
+    before = colibri_sparse_bytes_saved(comm);
+    colibri_allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, comm, "sparse_recursive_doubling");
+    saved = colibri_sparse_bytes_saved(comm) - before;
+    record(comm, saved == 0, "allreduce dense: saved %lld bytes", saved);
+    /* 1% random: saved at least what the model says for the first round */
+    for (int64_t i = 0; i < n; i++)
+        x[i] = (i * 7919 + rank * 104729) % 100 == 0 ? 1.5 : 0;
+    before = colibri_sparse_bytes_saved(comm);
+    colibri_reduce(x, y, n, MPI_DOUBLE, MPI_SUM, 0, comm, "sparse_binomial");
+    saved = colibri_sparse_bytes_saved(comm) - before;
+    const long long nnz = n / 100 + 1;
+    record(comm, rank == 0 || saved >= n * 8 - (16 + 12 * (p * nnz)),
+           "reduce d=1%%: saved only %lld bytes", saved);
+    free(x), free(y);
+}
+
+/* The drop-in entry points: automatic choice on a long vector. */
+static void dropin_check(MPI_Comm comm)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    const int n = 1 << 17; /* 1 MiB of doubles */
+    double *x = calloc((size_t)n, sizeof *x), *y = malloc((size_t)n * sizeof *y),
+           *z = malloc((size_t)n * sizeof *z);
+    for (int i = rank; i < n; i += 997)
+        x[i] = i % 3 ? -0.0 : 0.25 * (rank + 1);
+    MPI_Allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, comm);
+    const char *last = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+    colibri_allreduce(x, z, n, MPI_DOUBLE, MPI_SUM, comm, "recursive_doubling");
+    record(comm, p == 1 || (last && strcmp(last, "sparse_recursive_doubling") == 0),
+           "drop-in allreduce at 0.1%%: ran '%s'", last ? last : "(null)");
+    record(comm, memcmp(y, z, (size_t)n * sizeof *y) == 0, "drop-in allreduce differs from dense");
+    MPI_Reduce(x, y, n, MPI_DOUBLE, MPI_SUM, p - 1, comm);
+    last = colibri_last_algorithm(comm, COLIBRI_REDUCE);
+    colibri_reduce(x, z, n, MPI_DOUBLE, MPI_SUM, p - 1, comm, "binomial");
+    record(comm, p == 1 || (last && strcmp(last, "sparse_binomial") == 0),
+           "drop-in reduce at 0.1%%: ran '%s'", last ? last : "(null)");
+    record(comm, rank != p - 1 || memcmp(y, z, (size_t)n * sizeof *y) == 0,
+           "drop-in reduce differs from dense");
+    for (int i = 0; i < n; i++)
+        x[i] = i + rank;
+    /* another count: a new estimate (the sparse one is reused for 32 calls
+     * of the same count, type and op) */
+    for (int k = 0; k < 2; k++) { /* estimate made, then reused */
+        MPI_Allreduce(x, y, n / 2, MPI_DOUBLE, MPI_SUM, comm);
+        last = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+        record(comm, last && strstr(last, "sparse") == NULL,
+               "drop-in allreduce on dense data ran '%s'", last ? last : "(null)");
+    }
+    free(x), free(y), free(z);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    int p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    const struct type types[] = {
+        {"int8", MPI_INT8_T, K_INT, 0},        {"uint16", MPI_UINT16_T, K_INT, 0},
+        {"int32", MPI_INT32_T, K_INT, 0},      {"uint32", MPI_UINT32_T, K_INT, 0},
+        {"int64", MPI_INT64_T, K_INT, 0},      {"uint8", MPI_UINT8_T, K_INT, 0},
+        {"float", MPI_FLOAT, K_REAL, 4},       {"double", MPI_DOUBLE, K_REAL, 8},
+        {"long double", MPI_LONG_DOUBLE, K_REAL, sizeof(long double)},
+        {"float complex", MPI_C_FLOAT_COMPLEX, K_CPLX, 4},
+        {"double complex", MPI_C_DOUBLE_COMPLEX, K_CPLX, 8},
+        {"bool", MPI_C_BOOL, K_INT, 0},        {"byte", MPI_BYTE, K_INT, 0},
+    };
+    const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_LAND,
+                          MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+    const char *onames[] = {"SUM", "PROD", "MAX", "MIN", "LAND", "LOR", "LXOR", "BAND", "BOR", "BXOR"};
+    for (unsigned t = 0; t < sizeof types / sizeof *types; t++)
+        for (unsigned o = 0; o < sizeof ops / sizeof *ops; o++) {
+            sweep(MPI_COMM_WORLD, "world", &types[t], ops[o], onames[o], 1, true);
+            sweep(MPI_COMM_WORLD, "world", &types[t], ops[o], onames[o], 700, false);
+        }
+    /* longer vectors, the common pairs */
+    sweep(MPI_COMM_WORLD, "world", &types[7], MPI_SUM, "SUM", 20000, true);
+    sweep(MPI_COMM_WORLD, "world", &types[2], MPI_BOR, "BOR", 20000, false);
+
+    MPI_Comm halves, reversed;
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &halves);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, p - world_rank, &reversed);
+    for (unsigned t = 6; t < 8; t++) {
+        sweep(halves, "halves", &types[t], MPI_SUM, "SUM", 700, true);
+        sweep(reversed, "reversed", &types[t], MPI_MAX, "MAX", 700, true);
+    }
+    bytes_check(MPI_COMM_WORLD);
+    bytes_check(reversed);
+    dropin_check(MPI_COMM_WORLD);
+    dropin_check(halves);
+    MPI_Comm_free(&halves);
+    MPI_Comm_free(&reversed);
+
+    long long mine[2] = {passed, failed}, total[2];
+    PMPI_Allreduce(mine, total, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (world_rank == 0)
+        printf("%lld passed, %lld failed\n", total[0], total[1]);
+    MPI_Finalize();
+    return total[1] != 0;
+}
