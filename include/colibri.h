@@ -67,7 +67,9 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
  * it estimates the density itself (see docs/sparse.md); this sets the
  * expected fraction of non-neutral elements per rank for the next calls on
  * `comm` instead (the same value on every rank; <= 0 goes back to the
- * estimate).  Collective only in that every rank must pass the same value. */
+ * estimate and makes the next call estimate afresh, for a program whose
+ * data just changed: otherwise an estimate serves 32 calls of the same
+ * count, type and op).  Every rank must pass the same value. */
 int colibri_sparse_hint(MPI_Comm comm, double density);
 
 /* Bytes this process did not send on `comm` because blocks travelled

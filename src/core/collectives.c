@@ -198,6 +198,8 @@ int colibri_sparse_hint(MPI_Comm comm, double density)
     if (rc != MPI_SUCCESS)
         return rc;
     cs->density_hint = density > 0 ? (density < 1 ? density : 1) : 0;
+    /* the caller says the data changed: estimate afresh on the next call */
+    cs->estimate[0].uses = cs->estimate[1].uses = 0;
     return MPI_SUCCESS;
 }
 

@@ -23,7 +23,7 @@ const struct algorithm catalog[] = {
         "m(a + (k-1) n (b + g)) [+ a + (j-1) n (b + g) if j > 1] [+ 2(a + n b) + n g fold], "
         "p = j k^m + rem, rem < k^m"),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_recursive_doubling, 0,
-        "sum_{i<lg p'} (a + B(2^i p/p')(b + g)) + 2 n g [+ 2 a + (B(1) + B(p)) b + B(1) g fold], "
+        "sum_{i<lg p'} (a + B(2^i p/p')(b + g)) + n g [+ 2 a + (B(1) + B(p)) b + B(1) g fold], "
         "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
 
     ALG(reduce, COLIBRI_REDUCE, binomial, R_COMMUTATIVE,
@@ -33,7 +33,7 @@ const struct algorithm catalog[] = {
     ALG(reduce, COLIBRI_REDUCE, rabenseifner, 0,
         "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ a + n b + n g fold when p != p']"),
     ALG(reduce, COLIBRI_REDUCE, sparse_binomial, R_COMMUTATIVE,
-        "sum_{j<ceil(lg p)} (a + B(2^j)(b + g)) + 2 n g, "
+        "sum_{j<ceil(lg p)} (a + B(2^j)(b + g)) + n g, "
         "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0,

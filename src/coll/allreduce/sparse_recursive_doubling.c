@@ -9,7 +9,7 @@
  *
  * Cost (p = 2^k, B(m) the expected bytes of a block combining m inputs,
  * min(n, 16 + (4 + s) n (1 - (1-d)^m)) for elements of s bytes):
- *     sum_{i<k} (a + B(2^i)(b + g)) + 2 n g   (input scan, output write)
+ *     sum_{i<k} (a + B(2^i)(b + g)) + n g   (input scan, output write)
  * plus, when p is not a power of two, the fold: 2 a + (B(1) + B(p)) b + B(1) g.
  * At density 1 this is recursive doubling plus the scan, so the selector
  * only picks it on an agreed density estimate (p->density).

@@ -161,5 +161,6 @@ double sparse_model_bytes(const struct sched_params *p, double merged)
 
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m)
 {
-    return 2 * (double)p->count * (double)p->elem_size * m->gamma;
+    /* a read-only scan and a write: together about one reduction's worth */
+    return (double)p->count * (double)p->elem_size * m->gamma;
 }

@@ -45,7 +45,8 @@ int sparse_acc_build(const struct sched_params *p, struct schedule *s,
 double sparse_model_bytes(const struct sched_params *p, double merged);
 
 /* Cost of the input scan and the output's write, which the dense
- * algorithms do not pay. */
+ * algorithms do not pay: n g (a scan reads one stream and the write writes
+ * one, where a reduction of n elements reads two and writes one). */
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m);
 
 /* Whether the sparse machinery can run this call (else its dense form). */

@@ -7,7 +7,7 @@
  * holds about 1 - (1-d)^(2^j) present elements.
  *
  * Cost (B(m) as in sparse_recursive_doubling.c):
- *     sum_{j < ceil(lg p)} (a + B(2^j)(b + g)) + 2 n g   (input scan, output write)
+ *     sum_{j < ceil(lg p)} (a + B(2^j)(b + g)) + n g   (input scan, output write)
  * At density 1 that is binomial's cost plus the scan, so the selector only
  * picks it on an agreed density estimate (p->density).
  *

@@ -1,0 +1,144 @@
+/*
+ * Density sweep of the sparse allreduce (docs/sparse.md):
+ *
+ *   sparse-bench [-m min_bytes] [-M max_bytes] [-i iters] [-d d1,d2,...] [-o out.csv]
+ *
+ * For every size (doubling) and density, on MPI_DOUBLE / MPI_SUM, it times
+ *   sparse  colibri's sparse_recursive_doubling, forced;
+ *   auto    colibri's automatic choice (agreed density estimate, see
+ *           collectives.c), after one untimed call that makes the estimate
+ *           (colibri_sparse_hint(comm, 0) first: the data changed);
+ *   dense   the algorithm colibri picks without density information
+ *           (colibri_select), forced by name;
+ *   native  the MPI library's own MPI_Allreduce (PMPI);
+ * for two kinds of positions:
+ *   random     every element of every rank independently non-zero with
+ *              probability d (the union over p ranks fills in as 1-(1-d)^p);
+ *   clustered  each rank's d*n non-zeros are one run placed at random inside
+ *              a common window of 4 d n elements (features shared by ranks:
+ *              the union stays within the window).
+ * Non-zero values are 1.0, so every algorithm's sum is exact and they are
+ * checked against each other.  Time: the slowest rank's mean over iters.
+ */
+#include <mpi.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "colibri.h"
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static void fill(double *x, int64_t n, double d, int clustered, int rank)
+{
+    memset(x, 0, (size_t)n * sizeof *x);
+    if (!clustered) {
+        const uint64_t cut = (uint64_t)(d * 18446744073709551615.0);
+        for (int64_t i = 0; i < n; i++)
+            if (mix((uint64_t)rank << 40 ^ (uint64_t)i) < cut || d >= 1)
+                x[i] = 1.0;
+        return;
+    }
+    int64_t k = (int64_t)(d * (double)n + 0.5), window = 4 * k < n ? 4 * k : n;
+    int64_t start = window > k ? (int64_t)(mix((uint64_t)rank) % (uint64_t)(window - k + 1)) : 0;
+    for (int64_t j = 0; j < k; j++)
+        x[start + j] = 1.0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int64_t lo = 8 << 10, hi = 1 << 20;
+    int iters = 3;
+    char dens[256] = "1,0.1,0.01,0.001,0.0001";
+    const char *out = NULL;
+    int c;
+    while ((c = getopt(argc, argv, "m:M:i:d:o:")) != -1) {
+        switch (c) {
+        case 'm': lo = atoll(optarg); break;
+        case 'M': hi = atoll(optarg); break;
+        case 'i': iters = atoi(optarg); break;
+        case 'd': snprintf(dens, sizeof dens, "%s", optarg); break;
+        case 'o': out = optarg; break;
+        default: return 1;
+        }
+    }
+    FILE *f = NULL;
+    if (rank == 0) {
+        f = out ? fopen(out, "w") : stdout;
+        fprintf(f, "p,bytes,density,positions,alg,ran,usec,bytes_saved_per_rank\n");
+    }
+    double *x = malloc((size_t)hi), *y = malloc((size_t)hi), *ref = malloc((size_t)hi);
+    for (int64_t bytes = lo; bytes <= hi; bytes *= 2) {
+        const int64_t n = bytes / 8;
+        char list[256];
+        snprintf(list, sizeof list, "%s", dens);
+        for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+            const double d = atof(tok);
+            for (int cl = 0; cl < 2; cl++) {
+                if (d >= 1 && cl)
+                    continue;
+                fill(x, n, d, cl, rank);
+                const char *algs[] = {"dense", "sparse", "auto", "native"};
+                const char *dense = colibri_select(COLIBRI_ALLREDUCE, p, n, 8, 1);
+                for (int a = 0; a < 4; a++) {
+                    const char *name = a == 0 ? dense : a == 1 ? "sparse_recursive_doubling"
+                                                              : a == 2 ? "auto" : NULL;
+                    long long saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
+                    colibri_sparse_hint(MPI_COMM_WORLD, 0);
+                    for (int it = -1; it < iters; it++) {
+                        if (it == 0) {
+                            MPI_Barrier(MPI_COMM_WORLD);
+                            saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
+                        }
+                        static double t0;
+                        if (it == 0)
+                            t0 = MPI_Wtime();
+                        if (name)
+                            colibri_allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, name);
+                        else
+                            PMPI_Allreduce(x, y, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                        if (it == iters - 1) {
+                            double t = (MPI_Wtime() - t0) / iters, tmax;
+                            long long saved = colibri_sparse_bytes_saved(MPI_COMM_WORLD) - saved0;
+                            PMPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+                            const char *ran = name ? colibri_last_algorithm(MPI_COMM_WORLD,
+                                                                            COLIBRI_ALLREDUCE)
+                                                   : "native";
+                            if (rank == 0)
+                                fprintf(f, "%d,%lld,%g,%s,%s,%s,%.3f,%lld\n", p, (long long)bytes,
+                                        d, cl ? "clustered" : "random", algs[a], ran, tmax * 1e6,
+                                        saved / iters);
+                        }
+                    }
+                    if (a == 0)
+                        memcpy(ref, y, (size_t)bytes);
+                    else if (memcmp(ref, y, (size_t)bytes) != 0) {
+                        fprintf(stderr, "sparse-bench: WRONG RESULT: %s p=%d bytes=%lld d=%g\n",
+                                algs[a], p, (long long)bytes, d);
+                        PMPI_Abort(MPI_COMM_WORLD, 4);
+                    }
+                }
+                if (f)
+                    fflush(f);
+            }
+        }
+    }
+    if (f && out)
+        fclose(f);
+    free(x), free(y), free(ref);
+    MPI_Finalize();
+    return 0;
+}
