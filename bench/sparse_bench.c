@@ -85,7 +85,8 @@ int main(int argc, char **argv)
         const int64_t n = bytes / 8;
         char list[256];
         snprintf(list, sizeof list, "%s", dens);
-        for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        char *save = NULL; /* strtok_r: SMPI ranks share libc's strtok state */
+        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             const double d = atof(tok);
             for (int cl = 0; cl < 2; cl++) {
                 if (d >= 1 && cl)

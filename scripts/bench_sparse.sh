@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Density sweep of the sparse allreduce (bench/sparse_bench.c) under SimGrid
+# SMPI, written to docs/data/sparse/.  See docs/sparse.md.
+#
+#   P=64 MAX=4M scripts/bench_sparse.sh
+#   COMPUTE=1 ...   time local computation too, 1:1 with this machine's CPU
+#                   (smpi/host-speed set to the platform's 100 Gflop/s);
+#                   otherwise only communication is simulated (deterministic).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+P=${P:-64}
+MIN=${MIN:-8K}
+MAX=${MAX:-4M}
+DENS=${DENS:-1,0.1,0.01,0.001,0.0001}
+ITERS=${ITERS:-2}
+OUT=${OUT:-docs/data/sparse}
+mkdir -p "$OUT"
+bytes() { numfmt --from=iec "$1"; }
+make -j2 MPI=smpi build-smpi/lib/libcolibri.a >/dev/null
+smpicc -std=c11 -O3 -D_GNU_SOURCE -Iinclude bench/sparse_bench.c -o build-smpi/bin/sparse-bench \
+  -Wl,--whole-archive build-smpi/lib/libcolibri.a -Wl,--no-whole-archive -lm
+if [ -n "${COMPUTE:-}" ]; then
+  mode=compute; cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:100Gf)
+else
+  mode=comm; cfg=(--cfg=smpi/simulate-computation:no)
+fi
+csv=$OUT/smpi-p$P-$mode.csv
+smpirun -np "$P" -platform platforms/cluster-1024.xml -hostfile platforms/hostfile-1024.txt \
+  --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --log=root.thres:warning "${cfg[@]}" \
+  build-smpi/bin/sparse-bench -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" -d "$DENS" -i "$ITERS" \
+  -o "$csv"
+echo "wrote $csv"
