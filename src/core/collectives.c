@@ -22,7 +22,7 @@ static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
  * algorithms (sched_params.density).  Every rank must pick the same
  * algorithm, and only the rank's own input is local, so the estimate is
  * agreed: each rank counts the non-neutral elements of its input (one scan,
- * cut off at a quarter: denser than that is dense for the model) and one
+ * cut off past a quarter, which then counts as fully dense) and one
  * small MPI_MAX allreduce gives everyone the densest rank's fraction.  That
  * costs a scan and lg p latencies, so it is done only for vectors of at
  * least SPARSE_AUTO_BYTES and then reused for the next SPARSE_REUSE calls
@@ -43,8 +43,8 @@ static double agreed_density(struct comm_state *cs, const struct native_args *a,
         e->uses--;
         return e->density;
     }
-    const int64_t cut = a->count / 4;
-    double mine = (double)sparse_count(o, input, a->count, cut) / (double)a->count, all = 1;
+    const int64_t cut = a->count / 4, k = sparse_count(o, input, a->count, cut);
+    double mine = k > cut ? 1 : (double)k / (double)a->count, all = 1;
     if (PMPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, cs->comm) != MPI_SUCCESS)
         return 0;
     *e = (struct sparse_estimate){a->count, a->dt, a->op, all > 0 ? all : 1e-9, SPARSE_REUSE};
