@@ -50,6 +50,18 @@ int colibri_reduce_scatter(const void *sendbuf, void *recvbuf,
                            const MPI_Count recvcounts[], MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, const char *algorithm);
 
+/* All-to-all.  Counts and displacements are in elements of the side's
+ * datatype, as in MPI_Alltoall(v)_c; sendbuf may be MPI_IN_PLACE. */
+int colibri_alltoall(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm,
+                     const char *algorithm);
+int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
+                      const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                      MPI_Comm comm, const char *algorithm);
+
 /* colibri reads its COLIBRI_* environment variables once, at the first
  * call, as MPI libraries read their tuning variables.  A program that
  * changes them with setenv() calls this to make them take effect (on every
@@ -73,13 +85,17 @@ const char *colibri_coll_name(colibri_coll coll);
  * process ("native" when it went to the MPI below), or NULL if none ran. */
 const char *colibri_last_algorithm(MPI_Comm comm, colibri_coll coll);
 
-/* What the algorithm colibri would pick for this call (same on every rank). */
+/* What the algorithm colibri would pick for this call (same on every rank).
+ * alltoall: `count` elements per block; alltoallv: the largest block. */
 const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count,
                            int type_size, int commutative);
 
 /* Dry run, no MPI communication: the cost of one rank's schedule.
- * For reduce_scatter, `counts` gives every rank's output count; otherwise
- * pass NULL and `count`. */
+ * For reduce_scatter, `counts` gives every rank's output count; for
+ * alltoallv, this rank's count to (and from) each peer; otherwise pass NULL
+ * and `count` (alltoall: elements per block).  Algorithms whose later rounds
+ * depend on the peers' counts (sloav, sloavx) return
+ * MPI_ERR_UNSUPPORTED_OPERATION. */
 typedef struct colibri_cost {
     int rounds;               /* rounds that communicate */
     int64_t msgs_sent, msgs_recvd;

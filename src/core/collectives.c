@@ -16,44 +16,10 @@ static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
                                                   "MPI_Reduce_scatter_block", "MPI_Alltoall",
                                                   "MPI_Alltoallv"};
 
-static int passes_through(MPI_Comm comm)
-{
-    int inter = 0;
-    if (comm == MPI_COMM_NULL)
-        return 1;
-    return PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter;
-}
-
-static bool same_key(const struct sched_params *x, const struct sched_params *y)
-{
-    return x->rank == y->rank && x->size == y->size && x->root == y->root &&
-           x->count == y->count && x->elem_size == y->elem_size && x->in_place == y->in_place &&
-           x->commutative == y->commutative && x->segment == y->segment && x->radix == y->radix;
-}
-
-/* The schedule for this call: the cached one when the call repeats the last
- * one (reduce_scatter's count vectors are not compared, so it always builds). */
-static struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll,
-                                              const struct algorithm *alg,
-                                              const struct sched_params *p)
-{
-    struct sched_cache *e = &cs->cache[coll];
-    if (e->alg == alg && coll != COLIBRI_REDUCE_SCATTER && same_key(&e->key, p))
-        return &e->s;
-    e->alg = NULL;
-    sched_reset(&e->s);
-    if (alg->build(p, &e->s) != 0 || e->s.oom)
-        return NULL;
-    e->alg = alg;
-    e->key = *p;
-    e->key.counts = NULL;
-    return &e->s;
-}
-
 static int run(struct native_args *a, const char *requested)
 {
     const char *fname = fnames[a->coll];
-    if (passes_through(a->comm)) /* the MPI below reports or handles it */
+    if (comm_passes_through(a->comm)) /* the MPI below reports or handles it */
         return native_call(a);
 
     struct call_args v = {a->coll, a->sendbuf, a->recvbuf, a->count, a->counts, a->dt, a->op,
@@ -128,7 +94,7 @@ static int run(struct native_args *a, const char *requested)
     c.red.commutative = c.sp.commutative;
     c.red.kernel = kernel_lookup(a->op, a->dt);
 
-    struct schedule *s = cached_schedule(c.cs, a->coll, alg, &c.sp);
+    struct schedule *s = comm_cached_schedule(c.cs, a->coll, alg, &c.sp);
     rc = s ? exec_run(&c, s) : MPI_ERR_NO_MEM;
     free(block_counts);
     if (rc != MPI_SUCCESS)

@@ -4,6 +4,8 @@
  */
 #include <stdlib.h>
 
+#include "../select/catalog.h"
+
 #include "runtime.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -59,4 +61,34 @@ struct comm_state *comm_state_find(MPI_Comm comm)
         PMPI_Comm_get_attr(comm, keyval, &cs, &found) != MPI_SUCCESS || !found)
         return NULL;
     return cs;
+}
+
+static bool same_key(const struct sched_params *x, const struct sched_params *y)
+{
+    return x->rank == y->rank && x->size == y->size && x->root == y->root &&
+           x->count == y->count && x->elem_size == y->elem_size && x->in_place == y->in_place &&
+           x->commutative == y->commutative && x->segment == y->segment && x->radix == y->radix;
+}
+
+struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
+                                      const struct algorithm *alg, const struct sched_params *p)
+{
+    struct sched_cache *e = &cs->cache[coll];
+    /* Per-rank count vectors are not compared: those calls always build
+     * (reduce_scatter_block's are all `count`). */
+    bool keyed = coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_ALLTOALLV;
+    if (e->alg == alg && keyed && same_key(&e->key, p))
+        return &e->s;
+    e->alg = NULL;
+    sched_reset(&e->s);
+    if (alg->build(p, &e->s) != 0 || e->s.oom)
+        return NULL;
+    /* A dynamic schedule grows while it runs: it serves this call only. */
+    if (keyed && !e->s.resume) {
+        e->alg = alg;
+        e->key = *p;
+        e->key.counts = NULL;
+        e->key.layout = NULL;
+    }
+    return &e->s;
 }

@@ -49,6 +49,10 @@ const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count, in
     p.commutative = commutative != 0;
     int64_t *c = fill_counts(coll, comm_size, count, NULL); /* count per rank */
     p.counts = c;
+    if (coll == COLIBRI_ALLTOALL || coll == COLIBRI_ALLTOALLV) { /* bytes per block */
+        p.count = count * type_size;
+        p.elem_size = 1;
+    }
     const struct algorithm *a = select_auto(coll, &p);
     free(c);
     return a ? a->name : "native";
@@ -71,16 +75,40 @@ int colibri_dry_run(colibri_coll coll, const char *algorithm, int rank, int comm
     p.in_place = in_place != 0;
     int64_t *c = fill_counts(coll, comm_size, count, counts);
     p.counts = c;
+    int64_t *v = NULL;
+    size_t unit = (size_t)type_size;
+    if (coll == COLIBRI_ALLTOALL || coll == COLIBRI_ALLTOALLV) {
+        /* Byte units; alltoallv: `counts` is this rank's per-peer count,
+         * both ways, blocks packed in rank order. */
+        if (coll == COLIBRI_ALLTOALLV && !counts)
+            return MPI_ERR_ARG;
+        p.count = count * type_size;
+        p.elem_size = unit = 1;
+        if (coll == COLIBRI_ALLTOALLV) {
+            if (!(v = malloc((size_t)comm_size * 2 * sizeof *v)))
+                return MPI_ERR_NO_MEM;
+            for (int j = 0; j < comm_size; j++) {
+                v[j] = counts[j] * type_size;
+                v[comm_size + j] = j ? v[comm_size + j - 1] + v[j - 1] : 0;
+            }
+            p.scounts = p.rcounts = v;
+            p.sdispls = p.rdispls = v + comm_size;
+        }
+    }
     if (catalog_violation(a, &p)) {
+        free(v);
         free(c);
         return MPI_ERR_ARG;
     }
     struct schedule s;
     sched_init(&s);
     int rc = a->build(&p, &s) != 0 || s.oom ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    /* A dynamic schedule's later rounds depend on what the peers send. */
+    if (rc == MPI_SUCCESS && s.resume)
+        rc = MPI_ERR_UNSUPPORTED_OPERATION;
     if (rc == MPI_SUCCESS) {
         struct sched_cost sc;
-        sched_cost(&s, (size_t)type_size, &sc);
+        sched_cost(&s, unit, &sc);
         cost->rounds = sc.rounds;
         cost->msgs_sent = sc.msgs_sent;
         cost->msgs_recvd = sc.msgs_recvd;
@@ -88,9 +116,10 @@ int colibri_dry_run(colibri_coll coll, const char *algorithm, int rank, int comm
         cost->bytes_recvd = sc.bytes_recvd;
         cost->elems_reduced = sc.elems_reduced;
         cost->elems_copied = sc.elems_copied;
-        cost->tmp_bytes = (s.tmp_count[0] + s.tmp_count[1]) * type_size;
+        cost->tmp_bytes = (s.tmp_count[0] + s.tmp_count[1]) * (int64_t)unit;
     }
     sched_free(&s);
+    free(v);
     free(c);
     return rc;
 }

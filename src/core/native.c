@@ -79,3 +79,71 @@ int native_call(const struct native_args *a)
         return MPI_ERR_INTERN;
     }
 }
+
+int comm_passes_through(MPI_Comm comm)
+{
+    int inter = 0;
+    if (comm == MPI_COMM_NULL)
+        return 1;
+    return PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter;
+}
+
+static int exchange_fits_int(const struct exchange_args *a, int size)
+{
+    if (a->coll == COLIBRI_ALLTOALL)
+        return a->sendcount <= INT_MAX && a->recvcount <= INT_MAX;
+    for (int i = 0; i < size; i++)
+        if ((a->sendcounts && (a->sendcounts[i] > INT_MAX || a->sdispls[i] > INT_MAX ||
+                               a->sdispls[i] < INT_MIN)) ||
+            a->recvcounts[i] > INT_MAX || a->rdispls[i] > INT_MAX || a->rdispls[i] < INT_MIN)
+            return 0;
+    return 1;
+}
+
+int native_exchange(const struct exchange_args *a)
+{
+    int size = 0;
+    if (a->comm != MPI_COMM_NULL)
+        PMPI_Comm_size(a->comm, &size);
+    int fits = a->coll == COLIBRI_ALLTOALL || (a->recvcounts && a->rdispls)
+                   ? exchange_fits_int(a, size)
+                   : 1; /* NULL arrays: let the MPI below report them */
+    if (a->coll == COLIBRI_ALLTOALL) {
+        if (fits)
+            return PMPI_Alltoall(a->sendbuf, (int)a->sendcount, a->sendtype, a->recvbuf,
+                                 (int)a->recvcount, a->recvtype, a->comm);
+#if HAVE_LARGE_COUNT
+        return PMPI_Alltoall_c(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                               a->recvtype, a->comm);
+#else
+        return MPI_ERR_COUNT;
+#endif
+    }
+    if (!fits) {
+#if HAVE_LARGE_COUNT
+        _Static_assert(sizeof(MPI_Count) == sizeof(int64_t) && sizeof(MPI_Aint) == sizeof(int64_t),
+                       "64-bit MPI_Count and MPI_Aint");
+        return PMPI_Alltoallv_c(a->sendbuf, (const MPI_Count *)a->sendcounts,
+                                (const MPI_Aint *)a->sdispls, a->sendtype, a->recvbuf,
+                                (const MPI_Count *)a->recvcounts, (const MPI_Aint *)a->rdispls,
+                                a->recvtype, a->comm);
+#else
+        return MPI_ERR_COUNT;
+#endif
+    }
+    int *v = malloc((size_t)(size ? size : 1) * 4 * sizeof *v);
+    if (!v)
+        return MPI_ERR_NO_MEM;
+    int *sc = v, *sd = v + size, *rc = v + 2 * size, *rd = v + 3 * size;
+    for (int i = 0; i < size; i++) {
+        sc[i] = a->sendcounts ? (int)a->sendcounts[i] : 0;
+        sd[i] = a->sdispls ? (int)a->sdispls[i] : 0;
+        rc[i] = a->recvcounts ? (int)a->recvcounts[i] : 0;
+        rd[i] = a->rdispls ? (int)a->rdispls[i] : 0;
+    }
+    int r = PMPI_Alltoallv(a->sendbuf, a->sendcounts ? sc : NULL, a->sdispls ? sd : NULL,
+                           a->sendtype, a->recvbuf, a->recvcounts ? rc : NULL,
+                           a->rdispls ? rd : NULL, a->recvtype, a->comm);
+    free(v);
+    return r;
+}

@@ -21,4 +21,25 @@ struct native_args {
 
 int native_call(const struct native_args *a);
 
+/* alltoall / alltoallv, with colibri's 64-bit counts and displacements
+ * (alltoall: sendcount/recvcount; alltoallv: the arrays, in elements). */
+struct exchange_args {
+    colibri_coll coll;
+    const void *sendbuf;
+    int64_t sendcount;
+    const int64_t *sendcounts, *sdispls;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    int64_t recvcount;
+    const int64_t *recvcounts, *rdispls;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+};
+
+int native_exchange(const struct exchange_args *a);
+
+/* Intercommunicators and MPI_COMM_NULL go to the MPI below, which handles
+ * or reports them. */
+int comm_passes_through(MPI_Comm comm);
+
 #endif

@@ -16,17 +16,17 @@
 
 struct algorithm;
 
-/* Created on the first colibri collective on a communicator (never at its
- * creation), cached as an MPI attribute, freed with the communicator. */
 /* The last schedule built for a collective on a communicator.  Applications
  * repeat the same call in a loop; reusing the schedule takes its building
  * off the latency path of short messages. */
 struct sched_cache {
     const struct algorithm *alg; /* NULL: empty */
-    struct sched_params key;     /* counts is never cached (reduce_scatter is not) */
+    struct sched_params key;     /* count vectors are not kept */
     struct schedule s;
 };
 
+/* Created on the first colibri collective on a communicator (never at its
+ * creation), cached as an MPI attribute, freed with the communicator. */
 struct comm_state {
     MPI_Comm comm;      /* private duplicate: colibri's messages never match the application's */
     int rank, size;
@@ -34,6 +34,12 @@ struct comm_state {
     const char *last[COLIBRI_NCOLL];
     struct sched_cache cache[COLIBRI_NCOLL];
 };
+
+/* The schedule for a call: the cached one when the call repeats the last one
+ * of its collective on this communicator (same parameters, no per-rank count
+ * vectors), else freshly built into the cache slot.  NULL: out of memory. */
+struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
+                                      const struct algorithm *alg, const struct sched_params *p);
 
 /* Returns MPI_SUCCESS and the state, creating it on first use (collective
  * over `comm`, like the first collective call itself). */

@@ -1,7 +1,7 @@
 /*
  * Drop-in layer, Fortran side.  An MPI's Fortran bindings may call PMPI_*
  * directly, and then a preloaded C MPI_Allreduce never sees a Fortran
- * program's reductions: the Fortran entry points themselves are replaced
+ * program's collectives: the Fortran entry points themselves are replaced
  * here.  Each one translates the Fortran arguments (handles, sentinel
  * buffers, ierror) and calls the C entry point of mpi_c.c.
  *  - Open MPI: mpif.h, `use mpi` and `use mpi_f08` all end in PMPI_*, so every
@@ -106,6 +106,30 @@ void mpi_reduce_scatter_ REDUCE_SCATTER_PARAMS
                                           PMPI_Comm_f2c(*comm)));
 }
 FORTRAN_ALIASES(reduce_scatter, REDUCE_SCATTER, REDUCE_SCATTER_PARAMS)
+
+#define ALLTOALL_PARAMS                                                                      \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+#define ALLTOALLV_PARAMS                                                                     \
+    (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,               \
+     const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,                    \
+     const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+
+void mpi_alltoall_ ALLTOALL_PARAMS
+{
+    set_ierror(ierror, MPI_Alltoall(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                    c_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                                    PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(alltoall, ALLTOALL, ALLTOALL_PARAMS)
+
+void mpi_alltoallv_ ALLTOALLV_PARAMS
+{
+    set_ierror(ierror, MPI_Alltoallv(c_sendbuf(sendbuf), sendcounts, sdispls,
+                                     PMPI_Type_f2c(*sendtype), c_recvbuf(recvbuf), recvcounts,
+                                     rdispls, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(alltoallv, ALLTOALLV, ALLTOALLV_PARAMS)
 
 /* Through MPI_Finalize, which prints COLIBRI_STATS. */
 void mpi_finalize_(MPI_Fint *ierror) { set_ierror(ierror, MPI_Finalize()); }

@@ -1,15 +1,16 @@
 ! A plain Fortran MPI program using the mpi_f08 module, which Open MPI
 ! routes through its own internal entry points (ompi_allreduce_f, ...):
 ! MPI_Allreduce (in place, and with ierror omitted) and MPI_Reduce at the last
-! rank, checked against a serial computation.  Rank 0 prints "calls per
-! rank: allreduce=... reduce=..."; a wrong result makes the exit status
-! nonzero.
+! rank, MPI_Alltoall in place, checked against a serial computation.  Rank 0
+! prints "calls per rank: allreduce=... reduce=... alltoall=..."; a wrong
+! result makes the exit status nonzero.
 program fortran_f08
   use mpi_f08
   implicit none
   integer, parameter :: n = 500
   integer :: ierr, rank, nprocs, i, r, errors
   integer :: a(n), b(n), want(n)
+  integer, allocatable :: x(:), xwant(:)
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -28,7 +29,12 @@ program fortran_f08
   call MPI_Reduce(a, b, n, MPI_INTEGER, MPI_SUM, nprocs - 1, MPI_COMM_WORLD, ierr)
   if (rank == nprocs - 1 .and. (ierr /= MPI_SUCCESS .or. any(b /= want))) errors = errors + 1
 
-  if (rank == 0) print '(a)', 'calls per rank: allreduce=2 reduce=1'
+  x = [((rank * 1000 + r * 10 + i, i = 1, 2), r = 0, nprocs - 1)]
+  xwant = [((r * 1000 + rank * 10 + i, i = 1, 2), r = 0, nprocs - 1)]
+  call MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INTEGER, x, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  if (ierr /= MPI_SUCCESS .or. any(x /= xwant)) errors = errors + 1
+
+  if (rank == 0) print '(a)', 'calls per rank: allreduce=2 reduce=1 alltoall=1'
   if (errors /= 0) print '(a, i0, a, i0, a)', 'rank ', rank, ': ', errors, ' wrong results'
   call MPI_Finalize()
   if (errors /= 0) stop 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Drop-in under MPICH (2 ranks: it busy-polls): the plain C program
-# dropin_reductions, preloaded, through the classic entry points, through the
+# dropin_reductions and dropin_exchange (alltoall, alltoallv), preloaded, through the classic entry points, through the
 # MPI-4 large-count ones (MPI_Allreduce_c, ...; what mpi4py on MPICH calls)
 # and on sub-communicators only; COLIBRI_STATS accounts for every call.  A
 # program without reductions is unaffected.
@@ -9,6 +9,8 @@ prog=build-mpich/tests/dropin_reductions
 
 for mode in "" large-count split; do
   preloaded mpich 2 "$prog" $mode
+  expect_ok $? 2
+  preloaded mpich 2 build-mpich/tests/dropin_exchange $mode
   expect_ok $? 2
 done
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Drop-in under Open MPI: the plain C program dropin_reductions, preloaded,
+# Drop-in under Open MPI: the plain C programs dropin_reductions and
+# dropin_exchange (alltoall, alltoallv), preloaded,
 # gives the right results at several process counts, on MPI_COMM_WORLD and on
 # sub-communicators only, and COLIBRI_STATS accounts for every call;
 # COLIBRI_ALLREDUCE_ALGORITHM=native hands allreduce to Open MPI, an unknown
@@ -14,6 +15,13 @@ for np in 1 3 4 7; do
 done
 
 preloaded openmpi 4 "$prog" split
+expect_ok $? 4
+
+for np in 1 3 4 7; do
+  preloaded openmpi "$np" build/tests/dropin_exchange
+  expect_ok $? "$np"
+done
+preloaded openmpi 4 build/tests/dropin_exchange split
 expect_ok $? 4
 
 preloaded openmpi 3 COLIBRI_ALLREDUCE_ALGORITHM=native "$prog"

@@ -1,0 +1,466 @@
+/*
+ * Loopback execution of data-movement schedules (alltoall, alltoallv),
+ * without MPI.
+ *
+ * Builds the schedule of every rank of a p-process call and runs them all in
+ * one process on real bytes, the way the executor would: a round posts its
+ * receives and sends, completes when every receive has its message and every
+ * send has been received (rendezvous, so a deadlock is found, not hung on),
+ * then applies its local copies; a dynamic schedule's resume is called when
+ * its built rounds are done.  Messages between two ranks match in FIFO order.
+ * Ranks of one node (struct node_layout) share one SHM segment.
+ *
+ * It checks: message sizes (a receive must get exactly what was sent),
+ * deadlock, out-of-bounds access to any buffer, writes to the send buffer
+ * or to the receive buffer's gaps, every received block's bytes, and that
+ * the ranks of a node agree on the final shared-segment size.
+ *
+ *   struct lb_case c = {.alg = a, .p = 8, .block = 3};   alltoall
+ *   struct lb_case c = {.alg = a, .p = 8, .counts = m};  alltoallv, m[i*p+j] =
+ *                                                        bytes rank i sends to j
+ *   lb_run(&c, costs, err, sizeof err) -> 0 ok, -1 failure described in err;
+ *   costs (p entries, or NULL) gets each rank's whole executed schedule.
+ *
+ * With in_place an alltoallv's counts are made symmetric (MPI requires
+ * sendcounts == recvcounts then): m[i*p+j] for i < j is used both ways.
+ * Header-only on purpose: each unit test that needs it includes it.
+ */
+#ifndef COLIBRI_TEST_LOOPBACK_H
+#define COLIBRI_TEST_LOOPBACK_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/schedule.h"
+#include "select/catalog.h"
+
+enum lb_displs {
+    LB_PACKED = 0,   /* blocks in rank order, back to back */
+    LB_REVERSED = 1, /* blocks in reverse rank order with 3-byte gaps */
+};
+
+struct lb_case {
+    const struct algorithm *alg;
+    int p, radix;
+    bool in_place;
+    int64_t block;                    /* alltoall: bytes per block */
+    const int64_t *counts;            /* alltoallv: p*p byte counts (NULL: alltoall) */
+    enum lb_displs displs;            /* alltoallv layout of both buffers */
+    const struct node_layout *layout; /* node-aware algorithms */
+};
+
+#define LB_GAP 3
+#define LB_GUARD 0xEE
+
+static inline uint8_t lb_byte(int src, int dst, int64_t t)
+{
+    return (uint8_t)(src * 131 + dst * 31 + t * 7 + 1);
+}
+
+struct lb_msg {
+    uint8_t *data;
+    int64_t len;
+};
+
+struct lb_chan { /* messages from one rank to another, in order */
+    struct lb_msg *msgs;
+    int64_t n_sent, cap, n_recv_posted;
+};
+
+struct lb_rank {
+    struct sched_params sp;
+    int64_t *sc, *sd, *rc, *rd;
+    struct schedule s;
+    uint8_t *sendbuf, *recvbuf, *tmp[2];
+    int64_t send_len, recv_len, tmp_len[2];
+    uint32_t round;
+    bool posted, done;
+    int64_t *seq; /* channel sequence number of each op of the posted round */
+};
+
+struct lb_world {
+    int p;
+    struct lb_rank *r;
+    struct lb_chan *ch; /* p*p, [src*p+dst] */
+    uint8_t **shm;      /* per node */
+    int64_t *shm_len;
+    char *err;
+    size_t errlen;
+};
+
+static int lb_fail(struct lb_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (w->err[0] == '\0')
+        vsnprintf(w->err, w->errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int lb_node(const struct lb_world *w, const struct lb_rank *r)
+{
+    return r->sp.layout ? r->sp.layout->node_of[r->sp.rank] : 0;
+}
+
+/* The memory an op touches, bounds-checked. */
+static uint8_t *lb_at(struct lb_world *w, struct lb_rank *r, int buf, int64_t off, int64_t len)
+{
+    uint8_t *base;
+    int64_t have;
+    switch (buf) {
+    case BUF_SEND: base = r->sendbuf, have = r->send_len; break;
+    case BUF_RECV: base = r->recvbuf, have = r->recv_len; break;
+    case BUF_TMP:
+    case BUF_TMP2: base = r->tmp[buf - BUF_TMP], have = r->tmp_len[buf - BUF_TMP]; break;
+    case BUF_SHM: base = w->shm[lb_node(w, r)], have = w->shm_len[lb_node(w, r)]; break;
+    default: lb_fail(w, "rank %d: bad buffer %d", r->sp.rank, buf); return NULL;
+    }
+    if (off < 0 || len < 0 || off + len > have) {
+        lb_fail(w, "rank %d round %u: buffer %d access [%lld, %lld) outside [0, %lld)", r->sp.rank,
+                r->round, buf, (long long)off, (long long)(off + len), (long long)have);
+        return NULL;
+    }
+    return base ? base + off : (uint8_t *)r; /* zero-length: any non-NULL pointer */
+}
+
+static int lb_grow(uint8_t **b, int64_t *have, int64_t need, bool keep)
+{
+    if (need <= *have)
+        return 0;
+    uint8_t *n = keep ? realloc(*b, (size_t)need) : malloc((size_t)need);
+    if (!n)
+        return -1;
+    if (!keep) {
+        free(*b);
+        memset(n, 0xAB, (size_t)need); /* grown shared segments keep nothing */
+    } else {
+        memset(n + *have, 0xAB, (size_t)(need - *have));
+    }
+    *b = n;
+    *have = need;
+    return 0;
+}
+
+/* Posts the rank's current round; returns -1 on error. */
+static int lb_post(struct lb_world *w, struct lb_rank *r)
+{
+    const struct sched_round *rd = &r->s.rounds[r->round];
+    free(r->seq);
+    r->seq = calloc(rd->n_ops ? rd->n_ops : 1, sizeof *r->seq);
+    if (!r->seq)
+        return lb_fail(w, "out of memory");
+    for (int i = 0; i < 2; i++)
+        if (lb_grow(&r->tmp[i], &r->tmp_len[i], r->s.tmp_count[i], true))
+            return lb_fail(w, "out of memory");
+    int node = lb_node(w, r);
+    if (lb_grow(&w->shm[node], &w->shm_len[node], r->s.shm_bytes, false))
+        return lb_fail(w, "out of memory");
+    for (uint32_t i = 0; i < rd->n_ops; i++) {
+        const struct sched_op *op = &r->s.ops[rd->first_op + i];
+        if (op->kind != SOP_SEND && op->kind != SOP_RECV)
+            continue;
+        if (op->peer < 0 || op->peer >= w->p)
+            return lb_fail(w, "rank %d: peer %d out of range", r->sp.rank, op->peer);
+        uint8_t *mem = lb_at(w, r, op->src_buf, op->src_off, op->count);
+        if (!mem)
+            return -1;
+        if (op->kind == SOP_RECV) {
+            struct lb_chan *c = &w->ch[op->peer * w->p + r->sp.rank];
+            r->seq[i] = c->n_recv_posted++;
+            continue;
+        }
+        struct lb_chan *c = &w->ch[r->sp.rank * w->p + op->peer];
+        if (c->n_sent == c->cap) {
+            c->cap = c->cap ? 2 * c->cap : 8;
+            c->msgs = realloc(c->msgs, (size_t)c->cap * sizeof *c->msgs);
+            if (!c->msgs)
+                return lb_fail(w, "out of memory");
+        }
+        struct lb_msg *m = &c->msgs[c->n_sent];
+        m->len = op->count;
+        m->data = malloc(op->count ? (size_t)op->count : 1);
+        if (!m->data)
+            return lb_fail(w, "out of memory");
+        memcpy(m->data, mem, (size_t)op->count);
+        r->seq[i] = c->n_sent++;
+    }
+    /* A receive may not overlap anything else the round sends or receives:
+     * MPI forbids touching a buffer a pending operation owns. */
+    for (uint32_t i = 0; i < rd->n_ops; i++) {
+        const struct sched_op *a = &r->s.ops[rd->first_op + i];
+        if (a->kind != SOP_RECV || a->count == 0)
+            continue;
+        for (uint32_t k = 0; k < rd->n_ops; k++) {
+            const struct sched_op *b = &r->s.ops[rd->first_op + k];
+            if (k == i || (b->kind != SOP_SEND && b->kind != SOP_RECV) || b->count == 0)
+                continue;
+            int ba = a->src_buf == BUF_SEND && r->sp.in_place ? BUF_RECV : a->src_buf;
+            int bb = b->src_buf == BUF_SEND && r->sp.in_place ? BUF_RECV : b->src_buf;
+            if (ba == bb && a->src_off < b->src_off + b->count && b->src_off < a->src_off + a->count)
+                return lb_fail(w, "rank %d round %u: receive into buffer %d [%lld, %lld) overlaps "
+                               "a %s of the same round", r->sp.rank, r->round, ba,
+                               (long long)a->src_off, (long long)(a->src_off + a->count),
+                               b->kind == SOP_SEND ? "send" : "receive");
+        }
+    }
+    r->posted = true;
+    return 0;
+}
+
+/* Completes the posted round if it can: 1 done, 0 must wait, -1 error. */
+static int lb_complete(struct lb_world *w, struct lb_rank *r)
+{
+    const struct sched_round *rd = &r->s.rounds[r->round];
+    const struct sched_op *ops = &r->s.ops[rd->first_op];
+    for (uint32_t i = 0; i < rd->n_ops; i++) {
+        if (ops[i].kind == SOP_RECV && w->ch[ops[i].peer * w->p + r->sp.rank].n_sent <= r->seq[i])
+            return 0;
+        if (ops[i].kind == SOP_SEND &&
+            w->ch[r->sp.rank * w->p + ops[i].peer].n_recv_posted <= r->seq[i])
+            return 0;
+    }
+    for (uint32_t i = 0; i < rd->n_ops; i++) {
+        const struct sched_op *op = &ops[i];
+        if (op->kind != SOP_RECV)
+            continue;
+        struct lb_msg *m = &w->ch[op->peer * w->p + r->sp.rank].msgs[r->seq[i]];
+        if (m->len != op->count)
+            return lb_fail(w, "rank %d round %u: receives %lld bytes from %d, which sent %lld",
+                           r->sp.rank, r->round, (long long)op->count, op->peer,
+                           (long long)m->len);
+        uint8_t *dst = lb_at(w, r, op->dst_buf, op->dst_off, op->count);
+        if (!dst)
+            return -1;
+        memcpy(dst, m->data, (size_t)m->len);
+    }
+    for (uint32_t i = 0; i < rd->n_ops; i++) {
+        const struct sched_op *op = &ops[i];
+        if (op->kind == SOP_REDUCE)
+            return lb_fail(w, "rank %d: reduction in a data-movement schedule", r->sp.rank);
+        if (op->kind != SOP_COPY)
+            continue;
+        uint8_t *src = lb_at(w, r, op->src_buf, op->src_off, op->count);
+        uint8_t *dst = lb_at(w, r, op->dst_buf, op->dst_off, op->count);
+        if (!src || !dst)
+            return -1;
+        memmove(dst, src, (size_t)op->count);
+    }
+    r->posted = false;
+    r->round++;
+    return 1;
+}
+
+/* One step of a rank: 1 progress, 0 blocked, -1 error. */
+static int lb_step(struct lb_world *w, struct lb_rank *r)
+{
+    if (r->done)
+        return 0;
+    if (r->posted)
+        return lb_complete(w, r);
+    if (r->round == r->s.n_rounds) {
+        if (!r->s.resume) {
+            r->done = true;
+            return 1;
+        }
+        void *buf[BUF_NBUFS] = {r->sendbuf, r->recvbuf, r->tmp[0], r->tmp[1],
+                                w->shm[lb_node(w, r)]};
+        uint32_t before = r->s.n_rounds;
+        if (r->s.resume(&r->s, buf) != 0 || r->s.oom)
+            return lb_fail(w, "rank %d: resume failed", r->sp.rank);
+        if (r->s.n_rounds == before && r->s.resume)
+            return lb_fail(w, "rank %d: resume added no round", r->sp.rank);
+        return 1;
+    }
+    return lb_post(w, r) == 0 ? 1 : -1;
+}
+
+static int64_t lb_count(const struct lb_case *c, int i, int j)
+{
+    if (!c->counts)
+        return c->block;
+    if (c->in_place && i > j) /* symmetric: the upper triangle both ways */
+        return c->counts[j * c->p + i];
+    return c->counts[i * c->p + j];
+}
+
+/* Byte counts and offsets of one side of rank i (send: to each j; receive:
+ * from each j), laid out per the case; returns the span. */
+static int64_t lb_layout(const struct lb_case *c, int i, bool send, int64_t *cnt, int64_t *dsp)
+{
+    int p = c->p;
+    for (int j = 0; j < p; j++)
+        cnt[j] = send ? lb_count(c, i, j) : lb_count(c, j, i);
+    int64_t off = 0;
+    for (int k = 0; k < p; k++) {
+        int j = c->displs == LB_REVERSED ? p - 1 - k : k;
+        dsp[j] = off;
+        off += cnt[j] + (c->displs == LB_REVERSED ? LB_GAP : 0);
+    }
+    return off;
+}
+
+static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, size_t errlen)
+{
+    int p = c->p, rc = 0;
+    err[0] = '\0';
+    struct lb_world w = {p, calloc((size_t)p, sizeof(struct lb_rank)),
+                         calloc((size_t)p * p, sizeof(struct lb_chan)), NULL, NULL, err, errlen};
+    int nodes = c->layout ? c->layout->n_nodes : 1;
+    w.shm = calloc((size_t)nodes, sizeof *w.shm);
+    w.shm_len = calloc((size_t)nodes, sizeof *w.shm_len);
+    if (!w.r || !w.ch || !w.shm || !w.shm_len) {
+        rc = lb_fail(&w, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < p; i++) {
+        struct lb_rank *r = &w.r[i];
+        sched_init(&r->s);
+        r->sc = malloc((size_t)p * 4 * sizeof(int64_t));
+        if (!r->sc) {
+            rc = lb_fail(&w, "out of memory");
+            goto out;
+        }
+        r->sd = r->sc + p, r->rc = r->sc + 2 * p, r->rd = r->sc + 3 * p;
+        int64_t ss = lb_layout(c, i, true, r->sc, r->sd);
+        int64_t rs = lb_layout(c, i, false, r->rc, r->rd);
+        if (!c->counts) /* alltoall: blocks j * block, both sides */
+            ss = rs = c->block * p;
+        r->recv_len = rs;
+        r->recvbuf = malloc(rs ? (size_t)rs : 1);
+        if (!r->recvbuf) {
+            rc = lb_fail(&w, "out of memory");
+            goto out;
+        }
+        memset(r->recvbuf, LB_GUARD, (size_t)rs);
+        if (c->in_place) {
+            r->sendbuf = r->recvbuf, r->send_len = rs;
+            ss = rs;
+        } else {
+            r->send_len = ss;
+            r->sendbuf = malloc(ss ? (size_t)ss : 1);
+            if (!r->sendbuf) {
+                rc = lb_fail(&w, "out of memory");
+                goto out;
+            }
+            memset(r->sendbuf, LB_GUARD, (size_t)ss);
+        }
+        for (int j = 0; j < p; j++) {
+            int64_t off = c->counts ? (c->in_place ? r->rd[j] : r->sd[j]) : j * c->block;
+            for (int64_t t = 0; t < lb_count(c, i, j); t++)
+                r->sendbuf[off + t] = lb_byte(i, j, t);
+        }
+        r->sp.rank = i;
+        r->sp.size = p;
+        r->sp.count = c->block;
+        r->sp.elem_size = 1;
+        r->sp.in_place = c->in_place;
+        r->sp.radix = c->radix;
+        r->sp.layout = c->layout;
+        if (c->counts) {
+            r->sp.scounts = c->in_place ? r->rc : r->sc;
+            r->sp.sdispls = c->in_place ? r->rd : r->sd;
+            r->sp.rcounts = r->rc;
+            r->sp.rdispls = r->rd;
+        }
+        if (c->alg->build(&r->sp, &r->s) != 0 || r->s.oom) {
+            rc = lb_fail(&w, "rank %d: build failed", i);
+            goto out;
+        }
+    }
+
+    for (;;) {
+        int progress = 0, done = 0;
+        for (int i = 0; i < p; i++) {
+            int s = lb_step(&w, &w.r[i]);
+            if (s < 0) {
+                rc = -1;
+                goto out;
+            }
+            progress += s;
+            done += w.r[i].done;
+        }
+        if (done == p)
+            break;
+        if (!progress) {
+            for (int i = 0; i < p; i++)
+                if (!w.r[i].done) {
+                    rc = lb_fail(&w, "deadlock: rank %d waits in round %u of %u", i, w.r[i].round,
+                                 w.r[i].s.n_rounds);
+                    goto out;
+                }
+        }
+    }
+
+    for (int i = 0; i < p && rc == 0; i++) {
+        struct lb_rank *r = &w.r[i];
+        if (costs)
+            sched_cost(&r->s, 1, &costs[i]);
+        /* Received blocks, and guard bytes around them. */
+        uint8_t *want = malloc(r->recv_len ? (size_t)r->recv_len : 1);
+        if (!want) {
+            rc = lb_fail(&w, "out of memory");
+            break;
+        }
+        memset(want, LB_GUARD, (size_t)r->recv_len);
+        for (int j = 0; j < p; j++) {
+            int64_t off = c->counts ? r->rd[j] : j * c->block;
+            for (int64_t t = 0; t < lb_count(c, j, i); t++)
+                want[off + t] = lb_byte(j, i, t);
+        }
+        for (int64_t b = 0; b < r->recv_len; b++)
+            if (r->recvbuf[b] != want[b]) {
+                rc = lb_fail(&w, "rank %d: receive buffer byte %lld is 0x%02x, want 0x%02x", i,
+                             (long long)b, r->recvbuf[b], want[b]);
+                break;
+            }
+        free(want);
+        if (rc || c->in_place)
+            continue;
+        for (int j = 0; j < p && rc == 0; j++) {
+            int64_t off = c->counts ? r->sd[j] : j * c->block;
+            for (int64_t t = 0; t < lb_count(c, i, j); t++)
+                if (r->sendbuf[off + t] != lb_byte(i, j, t)) {
+                    rc = lb_fail(&w, "rank %d: send buffer written at byte %lld", i,
+                                 (long long)(off + t));
+                    break;
+                }
+        }
+    }
+    for (int i = 0; i < p && rc == 0 && c->layout; i++) {
+        const struct lb_rank *r = &w.r[i], *first = &w.r[c->layout->node_ranks[c->layout->node_start[lb_node(&w, r)]]];
+        if (r->s.shm_bytes != first->s.shm_bytes)
+            rc = lb_fail(&w, "rank %d asks for a %lld-byte segment, rank %d of its node for %lld", i,
+                         (long long)r->s.shm_bytes, first->sp.rank, (long long)first->s.shm_bytes);
+    }
+out:
+    for (int i = 0; w.r && i < p; i++) {
+        struct lb_rank *r = &w.r[i];
+        sched_free(&r->s);
+        if (r->sendbuf != r->recvbuf)
+            free(r->sendbuf);
+        free(r->recvbuf);
+        free(r->tmp[0]);
+        free(r->tmp[1]);
+        free(r->seq);
+        free(r->sc);
+    }
+    for (int i = 0; w.ch && i < p * p; i++) {
+        for (int64_t m = 0; m < w.ch[i].n_sent; m++)
+            free(w.ch[i].msgs[m].data);
+        free(w.ch[i].msgs);
+    }
+    for (int n = 0; w.shm && n < nodes; n++)
+        free(w.shm[n]);
+    free(w.shm);
+    free(w.shm_len);
+    free(w.r);
+    free(w.ch);
+    return rc;
+}
+
+#endif
