@@ -44,22 +44,24 @@ static inline int bruck_rounds(int p, int k)
 }
 
 /* Digit of `i` at this stride. */
-static inline int bruck_digit(int i, int k, int64_t stride) { return (int)(i / stride % k); }
+static inline int bruck_digit(int i, int k, int64_t stride) { return i / (int)stride % k; }
 
 static inline bool bruck_moves(int i, int k, int64_t stride, int v)
 {
     return bruck_digit(i, k, stride) == v;
 }
 
+/* Peers of sub-round (stride, v), which exists only when v stride < p. */
 static inline int bruck_send_peer(int rank, int p, int64_t stride, int v)
 {
-    return (int)((rank + v * stride) % p);
+    int to = rank + (int)(v * stride);
+    return to >= p ? to - p : to;
 }
 
 static inline int bruck_recv_peer(int rank, int p, int64_t stride, int v)
 {
-    int64_t r = (rank - v * stride) % p;
-    return (int)(r < 0 ? r + p : r);
+    int from = rank - (int)(v * stride);
+    return from < 0 ? from + p : from;
 }
 
 /* Run c of the blocks moving in (stride, v): first position, or p when
