@@ -48,9 +48,9 @@ static const struct algorithm *alg(colibri_coll coll, const char *name)
 static const char *describe(const struct lb_case *c)
 {
     static char buf[160];
-    snprintf(buf, sizeof buf, "%s %s p=%d radix=%d block=%lld%s%s%s", colibri_coll_name(c->alg->coll),
-             c->alg->name, c->p, c->radix, (long long)c->block, c->counts ? " v" : "",
-             c->displs == LB_REVERSED ? " reversed" : "", c->in_place ? " in-place" : "");
+    snprintf(buf, sizeof buf, "%s %s p=%d radix=%d block=%lld%s%s%s",
+             colibri_coll_name(c->alg->coll), c->alg->name, c->p, c->radix, (long long)c->block,
+             c->counts ? " v" : "", c->displs == LB_REVERSED ? " reversed" : "", c->in_place ? " in-place" : "");
     return buf;
 }
 
@@ -260,8 +260,9 @@ static void test_scratch(int p)
                               .rdispls = v + p};
     sched_init(&s);
     alltoallv_linear_build(&sp, &s);
-    check(s.tmp_count[0] == total - v[p - 1], "alltoallv linear p=%d in-place: scratch %lld of %lld",
-          p, (long long)s.tmp_count[0], (long long)(total - v[p - 1]));
+    check(s.tmp_count[0] == total - v[p - 1],
+          "alltoallv linear p=%d in-place: scratch %lld of %lld", p, (long long)s.tmp_count[0],
+          (long long)(total - v[p - 1]));
     sched_free(&s);
     check(cost_of(alg(COLIBRI_ALLTOALLV, "linear"), &sp, 1, 0) == p - 1 &&
               cost_of(alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 0, 1) == (double)(p - 1) * 4,

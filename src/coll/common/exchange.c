@@ -3,10 +3,27 @@
 
 #include "../../patterns/ring.h"
 
-static int64_t scount(const struct sched_params *p, int j) { return p->scounts ? p->scounts[j] : p->count; }
-static int64_t sdispl(const struct sched_params *p, int j) { return p->sdispls ? p->sdispls[j] : j * p->count; }
-static int64_t rcount(const struct sched_params *p, int j) { return p->rcounts ? p->rcounts[j] : p->count; }
-static int64_t rdispl(const struct sched_params *p, int j) { return p->rdispls ? p->rdispls[j] : j * p->count; }
+/* Block j's bytes and offset: alltoallv's arrays, or alltoall's uniform
+ * blocks of p->count bytes at j * count. */
+static int64_t scount(const struct sched_params *p, int j)
+{
+    return p->scounts ? p->scounts[j] : p->count;
+}
+
+static int64_t sdispl(const struct sched_params *p, int j)
+{
+    return p->sdispls ? p->sdispls[j] : j * p->count;
+}
+
+static int64_t rcount(const struct sched_params *p, int j)
+{
+    return p->rcounts ? p->rcounts[j] : p->count;
+}
+
+static int64_t rdispl(const struct sched_params *p, int j)
+{
+    return p->rdispls ? p->rdispls[j] : j * p->count;
+}
 
 /* Round of shift i (1..p-1). */
 static int round_of(int i, int window) { return (i - 1) / window; }
