@@ -42,4 +42,11 @@ DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);
 DECLARE_ALGORITHM(reduce_scatter, ring);
 
+DECLARE_ALGORITHM(alltoall, bruck);
+DECLARE_ALGORITHM(alltoall, pairwise);
+DECLARE_ALGORITHM(alltoall, scattered);
+
+DECLARE_ALGORITHM(alltoallv, linear);
+DECLARE_ALGORITHM(alltoallv, pairwise);
+
 #endif
