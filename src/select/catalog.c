@@ -46,17 +46,17 @@ const struct algorithm catalog[] = {
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
 
     ALG(alltoall, COLIBRI_ALLTOALL, bruck, 0,
-        "R a + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
+        "R (a + 2 o) + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
         "B = sum_{i<p} nonzero base-k digits of i ~ (k-1)/k p log_k p; c block bytes, k radix (2)"),
     ALG(alltoall, COLIBRI_ALLTOALL, pairwise, 0,
-        "(p-1)(a + c b), c block bytes"),
+        "(p-1)(a + 2 o + c b), c block bytes"),
     ALG(alltoall, COLIBRI_ALLTOALL, scattered, 0,
-        "(p-1)(a + c b) in ceil((p-1)/W) rounds, W = radix (32)"),
+        "ceil((p-1)/W) a + (p-1)(2 o + c b), W = radix (32)"),
 
     ALG(alltoallv, COLIBRI_ALLTOALLV, linear, 0,
-        "(p-1)(a + c b) in one round, c typical block bytes"),
+        "a + (p-1)(2 o + c b), c largest block bytes"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
-        "(p-1)(a + c b), c typical block bytes"),
+        "(p-1)(a + 2 o + c b), c largest block bytes"),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
