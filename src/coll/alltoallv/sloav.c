@@ -110,7 +110,7 @@ static void build_arena(struct sloav *st, struct schedule *s, int d)
     const int X = arena_buf(d), w = sloav_weight(st->k, d);
     int nv = sloav_values(st->p, st->k, w);
     int64_t o = arena_base(st, d);
-    for (int v = 1; v <= nv; v++)
+    for (int v = 0; v <= nv; v++) /* [0]: the slots that stay, unused */
         st->pack_len[v] = 0;
     for (int i = 1; i < st->p; i++)
         st->pack_len[sloav_digit(i, st->k, w)] += st->size[i];
