@@ -57,6 +57,10 @@ const struct algorithm catalog[] = {
         "a + (p-1)(2 o + c b), c largest block bytes"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
         "(p-1)(a + 2 o + c b), c largest block bytes"),
+    ALG(alltoallv, COLIBRI_ALLTOALLV, sloav, 0,
+        "(S + 1) a + M (n + 8) b, S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
+        "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
+        "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k = ceil(sqrt p) default"),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 

@@ -267,6 +267,9 @@ static int lb_step(struct lb_world *w, struct lb_rank *r)
             r->done = true;
             return 1;
         }
+        for (int i = 0; i < 2; i++) /* resume may write scratch it declared */
+            if (lb_grow(&r->tmp[i], &r->tmp_len[i], r->s.tmp_count[i], true))
+                return lb_fail(w, "out of memory");
         void *buf[BUF_NBUFS] = {r->sendbuf, r->recvbuf, r->tmp[0], r->tmp[1],
                                 w->shm[lb_node(w, r)]};
         uint32_t before = r->s.n_rounds;
