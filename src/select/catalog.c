@@ -55,7 +55,7 @@ const char *colibri_coll_name(colibri_coll coll)
     return (unsigned)coll < COLIBRI_NCOLL ? coll_names[coll] : NULL;
 }
 
-static const char *const restriction_names[] = {"commutative", "power-of-two"};
+static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {
@@ -71,6 +71,8 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "needs a commutative operation";
     if ((a->restrictions & R_POW2) && (p->size & (p->size - 1)))
         return "needs a power-of-two number of processes";
+    if ((a->restrictions & R_NODE_AWARE) && !p->layout)
+        return "needs the node layout (node-aware)";
     return NULL;
 }
 
