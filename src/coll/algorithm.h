@@ -39,4 +39,6 @@ DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);
 DECLARE_ALGORITHM(reduce_scatter, ring);
 
+DECLARE_ALGORITHM(alltoallv, sloavx);
+
 #endif

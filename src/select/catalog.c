@@ -44,6 +44,10 @@ const struct algorithm catalog[] = {
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+
+    ALG(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
+        "4 a + (d+1) a + d (k-1)/k V b, d = ceil(log_k N) over N nodes, V = L (p-L) n bytes "
+        "leaving a node of L ranks (leaders; others: node signals and 2 p n b local copies)"),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 

@@ -79,6 +79,7 @@ struct lb_rank {
     int64_t send_len, recv_len, tmp_len[2];
     uint32_t round;
     bool posted, done;
+    bool shm_wait; /* waiting for its node's other ranks to grow the segment */
     int64_t *seq; /* channel sequence number of each op of the posted round */
 };
 
@@ -146,6 +147,38 @@ static int lb_grow(uint8_t **b, int64_t *have, int64_t need, bool keep)
     return 0;
 }
 
+/* Binds the buffers a rank's schedule declared so far, as the executor
+ * does before each round and each resume: 1 done, 0 must wait, -1 error.
+ * Growing the shared segment is collective over the node (every rank of it
+ * asks for the same size at the same point) and loses its contents, so it
+ * happens only once all of them ask. */
+static int lb_bind(struct lb_world *w, struct lb_rank *r)
+{
+    for (int i = 0; i < 2; i++)
+        if (lb_grow(&r->tmp[i], &r->tmp_len[i], r->s.tmp_count[i], true))
+            return lb_fail(w, "out of memory");
+    int node = lb_node(w, r);
+    if (r->s.shm_bytes <= w->shm_len[node])
+        return 1;
+    r->shm_wait = true;
+    const struct node_layout *l = r->sp.layout;
+    int first = l ? l->node_start[node] : 0, last = l ? l->node_start[node + 1] : w->p;
+    for (int q = first; q < last; q++) {
+        const struct lb_rank *o = &w->r[l ? l->node_ranks[q] : q];
+        if (!o->shm_wait)
+            return 0;
+        if (o->s.shm_bytes != r->s.shm_bytes)
+            return lb_fail(w, "rank %d grows the shared segment to %lld bytes, rank %d to %lld",
+                           r->sp.rank, (long long)r->s.shm_bytes, o->sp.rank,
+                           (long long)o->s.shm_bytes);
+    }
+    if (lb_grow(&w->shm[node], &w->shm_len[node], r->s.shm_bytes, false))
+        return lb_fail(w, "out of memory");
+    for (int q = first; q < last; q++)
+        w->r[l ? l->node_ranks[q] : q].shm_wait = false;
+    return 1;
+}
+
 /* Posts the rank's current round; returns -1 on error. */
 static int lb_post(struct lb_world *w, struct lb_rank *r)
 {
@@ -153,12 +186,6 @@ static int lb_post(struct lb_world *w, struct lb_rank *r)
     free(r->seq);
     r->seq = calloc(rd->n_ops ? rd->n_ops : 1, sizeof *r->seq);
     if (!r->seq)
-        return lb_fail(w, "out of memory");
-    for (int i = 0; i < 2; i++)
-        if (lb_grow(&r->tmp[i], &r->tmp_len[i], r->s.tmp_count[i], true))
-            return lb_fail(w, "out of memory");
-    int node = lb_node(w, r);
-    if (lb_grow(&w->shm[node], &w->shm_len[node], r->s.shm_bytes, false))
         return lb_fail(w, "out of memory");
     for (uint32_t i = 0; i < rd->n_ops; i++) {
         const struct sched_op *op = &r->s.ops[rd->first_op + i];
@@ -262,6 +289,9 @@ static int lb_step(struct lb_world *w, struct lb_rank *r)
         return 0;
     if (r->posted)
         return lb_complete(w, r);
+    int b = lb_bind(w, r);
+    if (b <= 0)
+        return b;
     if (r->round == r->s.n_rounds) {
         if (!r->s.resume) {
             r->done = true;
