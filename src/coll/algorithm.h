@@ -7,10 +7,13 @@
 
 #include "../core/schedule.h"
 
-/* Machine parameters of the cost model: seconds per message, per byte sent,
- * per byte reduced. */
+/* Machine parameters of the cost model: alpha, the latency of a message
+ * (overlaps with other messages in flight); beta, seconds per byte sent;
+ * gamma, seconds per byte reduced; o, the processor's overhead per message
+ * sent or received (LogP's o: serialises, so p-1 messages posted at once
+ * cost (p-1) o however well the network overlaps them). */
 struct cost_params {
-    double alpha, beta, gamma;
+    double alpha, beta, gamma, o;
 };
 
 /* Returns 0, or -1 when out of memory.  Builders assume the catalog's
@@ -39,6 +42,12 @@ DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);
 DECLARE_ALGORITHM(reduce_scatter, ring);
 
+DECLARE_ALGORITHM(alltoall, bruck);
+DECLARE_ALGORITHM(alltoall, pairwise);
+DECLARE_ALGORITHM(alltoall, scattered);
+
+DECLARE_ALGORITHM(alltoallv, linear);
+DECLARE_ALGORITHM(alltoallv, pairwise);
 DECLARE_ALGORITHM(alltoallv, sloavx);
 
 #endif

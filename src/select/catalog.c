@@ -45,6 +45,18 @@ const struct algorithm catalog[] = {
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
 
+    ALG(alltoall, COLIBRI_ALLTOALL, bruck, 0,
+        "R a + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
+        "B = sum_{i<p} nonzero base-k digits of i ~ (k-1)/k p log_k p; c block bytes, k radix (2)"),
+    ALG(alltoall, COLIBRI_ALLTOALL, pairwise, 0,
+        "(p-1)(a + c b), c block bytes"),
+    ALG(alltoall, COLIBRI_ALLTOALL, scattered, 0,
+        "(p-1)(a + c b) in ceil((p-1)/W) rounds, W = radix (32)"),
+
+    ALG(alltoallv, COLIBRI_ALLTOALLV, linear, 0,
+        "(p-1)(a + c b) in one round, c typical block bytes"),
+    ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
+        "(p-1)(a + c b), c typical block bytes"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
         "4 a + (d+1) a + d (k-1)/k V b, d = ceil(log_k N) over N nodes, V = L (p-L) n bytes "
         "leaving a node of L ranks (leaders; others: node signals and 2 p n b local copies)"),

@@ -16,8 +16,9 @@
 
 /* Cost-model parameters: defaults describe a 100 Gb/s, 1 us cluster with
  * reduction kernels at 20 GB/s (colibri's run at 14-100 GB/s here, see
- * kernel-bench); COLIBRI_COST_MODEL="alpha,beta,gamma" (seconds,
- * seconds/byte, seconds/byte) overrides.  With the earlier 1.5 us / 0.2 ns
+ * kernel-bench) and 0.2 us of processor overhead per message;
+ * COLIBRI_COST_MODEL="alpha,beta,gamma[,o]" (seconds, seconds/byte,
+ * seconds/byte, seconds) overrides.  With the earlier 1.5 us / 0.2 ns
  * gamma guess, auto missed k-nomial at 4-8 KiB and lost 1.27x to SMPI's rdb
  * at 1000-1024 ranks (docs/benchmarks.md). */
 static struct cost_params model_params(void)
@@ -28,9 +29,10 @@ static struct cost_params model_params(void)
         m.alpha = 1.0e-6;
         m.beta = 8.0e-11;
         m.gamma = 5.0e-11;
+        m.o = 2.0e-7; /* 5 million messages per second and core */
         const char *v = getenv("COLIBRI_COST_MODEL");
         if (v)
-            sscanf(v, "%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma);
+            sscanf(v, "%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o);
         init = 1;
     }
     return m;
