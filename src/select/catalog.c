@@ -57,6 +57,10 @@ const struct algorithm catalog[] = {
         "(p-1)(a + c b) in one round, c typical block bytes"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
         "(p-1)(a + c b), c typical block bytes"),
+    ALG(alltoallv, COLIBRI_ALLTOALLV, sloav, 0,
+        "(S + 1) a + M (n + 8) b, S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
+        "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
+        "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k = ceil(sqrt p) default"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
         "4 a + (d+1) a + d (k-1)/k V b, d = ceil(log_k N) over N nodes, V = L (p-L) n bytes "
         "leaving a node of L ranks (leaders; others: node signals and 2 p n b local copies)"),
