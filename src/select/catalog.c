@@ -62,8 +62,8 @@ const struct algorithm catalog[] = {
         "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
         "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k = ceil(sqrt p) default"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
-        "4 a + (d+1) a + d (k-1)/k V b, d = ceil(log_k N) over N nodes, V = L (p-L) n bytes "
-        "leaving a node of L ranks (leaders; others: node signals and 2 p n b local copies)"),
+        "(4 + S + 1) a + M (L^2 n + 8) b over N nodes of L ranks: S, M as sloav with N for p "
+        "(leaders' exchange of node-aggregated blocks), 4 node signal rounds, 2 p n local copies"),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 

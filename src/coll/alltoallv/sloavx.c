@@ -4,7 +4,7 @@
  *
  * The ranks of a node pool their data in the node's shared segment; only
  * the node leaders (lowest rank of each node) communicate between nodes,
- * with the variable-size Bruck exchange of common/vbruck.h (SLOAV) whose
+ * with the SLOAV exchange of common/sloav_exchange.h whose
  * blocks are node-aggregated: one block per pair of nodes instead of one per
  * pair of ranks, so the exchange costs ceil(log_k N) steps over N nodes,
  * not ceil(log_k p) over p ranks, and no byte crosses the network twice
@@ -29,18 +29,23 @@
  * the node has left the previous call's use of it (the first barrier), and
  * the data areas come after it, so successive calls need no extra barrier.
  *
- * Cost (alpha-beta, p ranks on N nodes of L ranks, block b bytes, k radix,
- * d = ceil(log_k N), V = L (p - L) b bytes leaving a node):
- *   3 intra-node signal rounds + 1 (leader) a
- *   + (d + 1) a + d (k-1)/k V b   (leaders; metadata d N/k int64 more)
- *   local copies: 2 p b per rank, d V + V per leader.
+ * Cost (alpha-beta; p ranks on N nodes of L ranks, n the largest block,
+ * k the radix over nodes, S and M as in sloav.c but over N participants:
+ * S = sum_d min(k-1, floor((N-1)/k^d)) sub-rounds, M = sum_d #{0 < i < N :
+ * digit_d(i) != 0} aggregated blocks a leader forwards, each of L^2 n bytes):
+ *     (4 + S + 1) a + M (L^2 n + 8) b
+ * 4 intra-node signal rounds (2 barriers, the leader's go, its delivery;
+ * none when L = 1), then the leaders' exchange.  Local copies: every rank
+ * copies its p blocks into the segment and out of it (2 p n); a leader
+ * also packs what it forwards.  For N = k^D: S = D(k-1), M = D N (k-1)/k.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../patterns/nodes.h"
 #include "../algorithm.h"
-#include "../common/vbruck.h"
+#include "../common/sloav_exchange.h"
+#include "../../patterns/sloav.h"
 
 struct sloavx {
     int p, me, li, nloc, node, n_nodes, leader, radix;
@@ -50,7 +55,7 @@ struct sloavx {
     int64_t send_at, recv_at;                 /* segment offsets of the data areas */
     int stage;
     bool bruck;                               /* leader of a multi-node exchange */
-    struct vbruck vb;
+    struct sloav_exchange vb;
 };
 
 static void sloavx_free(void *state)
@@ -58,7 +63,7 @@ static void sloavx_free(void *state)
     struct sloavx *x = state;
     if (!x)
         return;
-    vbruck_free(&x->vb);
+    sloav_exchange_free(&x->vb);
     free(x->node_of);
     free(x->sc);
     free(x->meta);
@@ -161,7 +166,7 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
     /* The leader's exchange: node m's aggregated block is the send area's
      * span for node m; node n's lands in the receive area's span for n. */
     int N = x->n_nodes;
-    struct vb_block *blk = malloc(2 * (size_t)N * sizeof *blk);
+    struct sx_block *blk = malloc(2 * (size_t)N * sizeof *blk);
     int *leaders = malloc((size_t)N * sizeof *leaders);
     if (!blk || !leaders) {
         free(blk);
@@ -177,16 +182,19 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
                 sl += meta_send(x, l, x->node_ranks[q]);
                 rl += m != x->node ? meta_recv(x, l, x->node_ranks[q]) : 0;
             }
-        blk[m] = (struct vb_block){BUF_SHM, so, m != x->node ? sl : 0};
-        blk[N + m] = (struct vb_block){BUF_SHM, ro, rl};
+        blk[m] = (struct sx_block){BUF_SHM, so, m != x->node ? sl : 0};
+        blk[N + m] = (struct sx_block){BUF_SHM, ro, rl};
         so += sl, ro += rl;
     }
-    int rc = vbruck_init(&x->vb, N, x->node, leaders, x->radix, blk, blk + N, 0);
+    struct sloav_group g = {N, x->node, leaders, x->radix, blk, blk + N, false};
+    int rc = sloav_exchange_init(&x->vb, &g);
     free(blk);
     free(leaders);
     if (rc != 0)
         return -1;
-    vbruck_round(&x->vb, s, buf);
+    /* Round B of the exchange: packing the outgoing slots, in the round
+     * that publishes the node's blocks (they are all in the segment). */
+    sloav_exchange_start(&x->vb, s);
     return 0;
 }
 
@@ -220,7 +228,8 @@ static int sloavx_resume(struct schedule *s, void *const buf[])
     if (x->stage == 1) {
         if (publish(x, s, buf) != 0)
             return -1;
-        sched_round(s);
+        if (!x->bruck)
+            sched_round(s);
         x->stage = 2;
         if (x->n_nodes == 1) {
             s->resume = NULL;
@@ -230,9 +239,7 @@ static int sloavx_resume(struct schedule *s, void *const buf[])
         }
         return 0;
     }
-    bool last = vbruck_round(&x->vb, s, buf);
-    sched_round(s);
-    if (last) {
+    if (sloav_exchange_round(&x->vb, s, buf)) {
         deliver(x, s);
         s->resume = NULL;
     }
@@ -275,8 +282,6 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     /* The metadata area is written before the first round: the runtime
      * binds at least this much from the start (node.h). */
     s->shm_bytes = node_meta_bytes(x->nloc, P);
-    if (x->bruck) /* vbruck's metadata, allocated by the barrier's round */
-        sched_need_tmp(s, BUF_TMP2, 2 * (int64_t)x->n_nodes * (int64_t)sizeof(int64_t));
     s->resume = sloavx_resume;
     return 0;
 }
@@ -284,8 +289,14 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
 double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_params *m)
 {
     int P = p->size, N = p->layout ? p->layout->n_nodes : P;
-    int k = p->radix < 2 ? 2 : p->radix;
-    double L = (double)P / N, V = L * (P - L) * (double)p->count;
-    int d = vbruck_positions(N, k);
-    return 4 * m->alpha + (N > 1 ? (d + 1) * m->alpha + d * (k - 1.0) / k * V * m->beta : 0);
+    double L = (double)P / N, signals = L > 1 ? 4 : 0;
+    if (N == 1)
+        return signals * m->alpha;
+    int k = sloav_exchange_radix(N, p->radix), D = sloav_digits(N, k);
+    int64_t moved = 0;
+    for (int d = 0; d < D; d++)
+        moved += sloav_moving(N, k, sloav_weight(k, d));
+    /* Aggregated blocks: L x L blocks of p->count (the largest) bytes. */
+    double block = L * L * (double)p->count;
+    return (signals + sloav_subrounds(N, k) + 1) * m->alpha + (double)moved * (block + 8) * m->beta;
 }
