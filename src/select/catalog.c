@@ -46,24 +46,25 @@ const struct algorithm catalog[] = {
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
 
     ALG(alltoall, COLIBRI_ALLTOALL, bruck, 0,
-        "R a + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
+        "R (a + 2 o) + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
         "B = sum_{i<p} nonzero base-k digits of i ~ (k-1)/k p log_k p; c block bytes, k radix (2)"),
     ALG(alltoall, COLIBRI_ALLTOALL, pairwise, 0,
-        "(p-1)(a + c b), c block bytes"),
+        "(p-1)(a + 2 o + c b), c block bytes"),
     ALG(alltoall, COLIBRI_ALLTOALL, scattered, 0,
-        "(p-1)(a + c b) in ceil((p-1)/W) rounds, W = radix (32)"),
+        "ceil((p-1)/W) a + (p-1)(2 o + c b), W = radix (32)"),
 
     ALG(alltoallv, COLIBRI_ALLTOALLV, linear, 0,
-        "(p-1)(a + c b) in one round, c typical block bytes"),
+        "a + (p-1)(2 o + c b), c largest block bytes"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
-        "(p-1)(a + c b), c typical block bytes"),
+        "(p-1)(a + 2 o + c b), c largest block bytes"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, sloav, 0,
         "(S + 1) a + M (n + 8) b, S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
         "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
         "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k = ceil(sqrt p) default"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
-        "(4 + S + 1) a + M (L^2 n + 8) b over N nodes of L ranks: S, M as sloav with N for p "
-        "(leaders' exchange of node-aggregated blocks), 4 node signal rounds, 2 p n local copies"),
+        "(4 + S + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
+        "as sloav with N for p (leaders' exchange of node-aggregated blocks), 4 node signal "
+        "rounds, 2 p n local copies"),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 

@@ -8,7 +8,9 @@
  * send has been received (rendezvous, so a deadlock is found, not hung on),
  * then applies its local copies; a dynamic schedule's resume is called when
  * its built rounds are done.  Messages between two ranks match in FIFO order.
- * Ranks of one node (struct node_layout) share one SHM segment.
+ * Ranks of one node (struct node_layout) share one SHM segment, which
+ * starts with node_meta_bytes (as core/node.c binds it) and grows
+ * collectively: only when every rank of the node asks for the same size.
  *
  * It checks: message sizes (a receive must get exactly what was sent),
  * deadlock, out-of-bounds access to any buffer, writes to the send buffer
@@ -36,6 +38,7 @@
 #include <string.h>
 
 #include "core/schedule.h"
+#include "patterns/nodes.h"
 #include "select/catalog.h"
 
 enum lb_displs {
@@ -148,7 +151,7 @@ static int lb_grow(uint8_t **b, int64_t *have, int64_t need, bool keep)
 }
 
 /* Binds the buffers a rank's schedule declared so far, as the executor
- * does before each round and each resume: 1 done, 0 must wait, -1 error.
+ * does before each round (not before a resume): 1 done, 0 must wait, -1 error.
  * Growing the shared segment is collective over the node (every rank of it
  * asks for the same size at the same point) and loses its contents, so it
  * happens only once all of them ask. */
@@ -289,9 +292,6 @@ static int lb_step(struct lb_world *w, struct lb_rank *r)
         return 0;
     if (r->posted)
         return lb_complete(w, r);
-    int b = lb_bind(w, r);
-    if (b <= 0)
-        return b;
     if (r->round == r->s.n_rounds) {
         if (!r->s.resume) {
             r->done = true;
@@ -306,6 +306,9 @@ static int lb_step(struct lb_world *w, struct lb_rank *r)
             return lb_fail(w, "rank %d: resume added no round", r->sp.rank);
         return 1;
     }
+    int b = lb_bind(w, r);
+    if (b <= 0)
+        return b;
     return lb_post(w, r) == 0 ? 1 : -1;
 }
 
@@ -346,6 +349,15 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
     if (!w.r || !w.ch || !w.shm || !w.shm_len) {
         rc = lb_fail(&w, "out of memory");
         goto out;
+    }
+    /* As the runtime binds it (core/node.c): room for the metadata of
+     * patterns/nodes.h before the first round. */
+    for (int n = 0; c->layout && n < nodes; n++) {
+        int64_t bytes = node_meta_bytes(c->layout->node_start[n + 1] - c->layout->node_start[n], p);
+        if (lb_grow(&w.shm[n], &w.shm_len[n], bytes, false)) {
+            rc = lb_fail(&w, "out of memory");
+            goto out;
+        }
     }
     for (int i = 0; i < p; i++) {
         struct lb_rank *r = &w.r[i];

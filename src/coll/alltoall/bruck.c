@@ -8,10 +8,11 @@
  * of one block per round through the pack buffers).
  *
  * Cost (s = block bytes, every rank alike):
- *        R a + B s b
+ *        R (a + 2 o) + B s b
  *   R = sum_{d: k^d < p} min(k-1, ceil(p/k^d) - 1)      <= (k-1) ceil(log_k p)
  *   B = sum_{i<p} (nonzero base-k digits of i)          ~ (k-1)/k p log_k p
- * so ceil(lg p) a + ~(p/2) lg p s b for k = 2.  Local copies (rotation in
+ * so ceil(lg p)(a + 2 o) + ~(p/2) lg p s b for k = 2 (o: the processor's
+ * per-message overhead, sending and receiving).  Local copies (rotation in
  * and out, pack and unpack: about 2 p s + 2 B s bytes) are not modelled.
  *
  * Buffers: TMP holds the p rotated blocks, TMP2 the outgoing and incoming
@@ -82,6 +83,7 @@ double alltoall_bruck_cost(const struct sched_params *p, const struct cost_param
     double t = 0;
     for (int64_t stride = 1; stride < size; stride *= k)
         for (int v = 1; v <= bruck_values(size, k, stride); v++)
-            t += m->alpha + (double)bruck_nmoving(size, k, stride, v) * (double)p->count * m->beta;
+            t += m->alpha + 2 * m->o +
+                 (double)bruck_nmoving(size, k, stride, v) * (double)p->count * m->beta;
     return t;
 }

@@ -6,7 +6,7 @@
  * why shifts rather than XOR pairs).
  *
  * Cost (c = block bytes):
- *        (p-1)(a + c b)
+ *        (p-1)(a + 2 o + c b)
  *
  * In place: the blocks of steps i >= p/2 would be overwritten (by step p-i)
  * before they leave, so they go out from a TMP copy; the rest are sent from
@@ -22,5 +22,5 @@ int alltoall_pairwise_build(const struct sched_params *p, struct schedule *s)
 
 double alltoall_pairwise_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return exchange_cost(p, m);
+    return exchange_cost(p, m, 1);
 }

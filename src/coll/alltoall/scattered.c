@@ -12,8 +12,9 @@
  * per round.  W >= p-1 is the plain linear exchange.
  *
  * Cost (c = block bytes):
- *        (p-1)(a + c b)          in ceil((p-1)/W) rounds
- * (each message still pays its startup; see common/exchange.h).
+ *        ceil((p-1)/W) a + (p-1)(2 o + c b)
+ * (the latencies of a round overlap; each message still costs the
+ * processor o at both ends; see common/exchange.h).
  *
  * In place: the input blocks whose slot is received into no later than the
  * round they leave in are copied to TMP first (common/exchange.h).
@@ -28,5 +29,5 @@ int alltoall_scattered_build(const struct sched_params *p, struct schedule *s)
 
 double alltoall_scattered_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return exchange_cost(p, m);
+    return exchange_cost(p, m, p->radix > 0 ? p->radix : 32);
 }

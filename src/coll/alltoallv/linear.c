@@ -5,8 +5,8 @@
  * zero-byte blocks send no message.  The p-1 messages are posted in shift
  * order (rank + i, rank - i) so that ranks do not all start on one target.
  *
- * Cost (c = the typical block in bytes, p->count):
- *        (p-1)(a + c b)          in one round
+ * Cost (c = the largest block in bytes, p->count):
+ *        a + (p-1)(2 o + c b)    in one round
  * (each message still pays its startup; see common/exchange.h).
  *
  * In place (SEND is RECV, s* = r*): every receive is posted before any
@@ -23,5 +23,5 @@ int alltoallv_linear_build(const struct sched_params *p, struct schedule *s)
 
 double alltoallv_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return exchange_cost(p, m);
+    return exchange_cost(p, m, p->size > 1 ? p->size - 1 : 1);
 }

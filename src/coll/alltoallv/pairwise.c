@@ -5,8 +5,8 @@
  * step, every byte once and directly; zero-byte blocks send nothing, so a
  * step with both empty costs nothing.
  *
- * Cost (c = the typical block in bytes, p->count):
- *        (p-1)(a + c b)
+ * Cost (c = the largest block in bytes, p->count):
+ *        (p-1)(a + 2 o + c b)
  *
  * In place (SEND is RECV, s* = r*): the blocks of steps i >= p/2 would be
  * overwritten (by step p-i) before they leave, so they are staged in TMP
@@ -22,5 +22,5 @@ int alltoallv_pairwise_build(const struct sched_params *p, struct schedule *s)
 
 double alltoallv_pairwise_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return exchange_cost(p, m);
+    return exchange_cost(p, m, 1);
 }

@@ -33,7 +33,7 @@
  * k the radix over nodes, S and M as in sloav.c but over N participants:
  * S = sum_d min(k-1, floor((N-1)/k^d)) sub-rounds, M = sum_d #{0 < i < N :
  * digit_d(i) != 0} aggregated blocks a leader forwards, each of L^2 n bytes):
- *     (4 + S + 1) a + M (L^2 n + 8) b
+ *     (4 + S + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b
  * 4 intra-node signal rounds (2 barriers, the leader's go, its delivery;
  * none when L = 1), then the leaders' exchange.  Local copies: every rank
  * copies its p blocks into the segment and out of it (2 p n); a leader
@@ -298,5 +298,9 @@ double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_par
         moved += sloav_moving(N, k, sloav_weight(k, d));
     /* Aggregated blocks: L x L blocks of p->count (the largest) bytes. */
     double block = L * L * (double)p->count;
-    return (signals + sloav_subrounds(N, k) + 1) * m->alpha + (double)moved * (block + 8) * m->beta;
+    /* The leader posts and completes metadata and data both ways per
+     * sub-round, and 2 signals to and 1 from each of its L - 1 ranks. */
+    int S = sloav_subrounds(N, k);
+    return (signals + S + 1) * m->alpha + (4.0 * S + 3 * 2 * (L - 1)) * m->o +
+           (double)moved * (block + 8) * m->beta;
 }

@@ -68,7 +68,8 @@ int exchange_build(const struct sched_params *p, struct schedule *s, int window)
     return s->oom ? -1 : 0;
 }
 
-double exchange_cost(const struct sched_params *p, const struct cost_params *m)
+double exchange_cost(const struct sched_params *p, const struct cost_params *m, int window)
 {
-    return (p->size - 1) * (m->alpha + (double)p->count * m->beta);
+    int rounds = p->size > 1 ? (p->size - 2) / window + 1 : 0;
+    return rounds * m->alpha + (p->size - 1) * (2 * m->o + (double)p->count * m->beta);
 }

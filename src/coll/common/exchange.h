@@ -26,10 +26,9 @@
 
 int exchange_build(const struct sched_params *p, struct schedule *s, int window);
 
-/* (p-1)(a + c b), c = p->count: one startup per message a rank sends and
- * every byte once.  Posting messages together saves no startup in this
- * model (a rank injects them one after another), so it is the same for every
- * window; the window bounds how many requests are in flight. */
-double exchange_cost(const struct sched_params *p, const struct cost_params *m);
+/* ceil((p-1)/window) a + (p-1)(2 o + c b), c = p->count: the latencies of
+ * one round overlap, but the processor pays o for every message it sends
+ * and receives, and every byte crosses the rank's link once. */
+double exchange_cost(const struct sched_params *p, const struct cost_params *m, int window);
 
 #endif
