@@ -49,5 +49,6 @@ DECLARE_ALGORITHM(alltoall, scattered);
 DECLARE_ALGORITHM(alltoallv, linear);
 DECLARE_ALGORITHM(alltoallv, pairwise);
 DECLARE_ALGORITHM(alltoallv, sloav);
+DECLARE_ALGORITHM(alltoallv, sloavx);
 
 #endif

@@ -147,7 +147,7 @@ int exec_run(struct coll_call *c, struct schedule *s)
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
-            r--; /* re-test: the resume may have added no round yet */
+            r--; /* re-test: a resume may add no round (a phase with no data) */
             continue;
         }
         for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)

@@ -58,9 +58,13 @@ const struct algorithm catalog[] = {
     ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
         "(p-1)(a + 2 o + c b), c largest block bytes"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, sloav, 0,
-        "(S + 1) a + M (n + 8) b, S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
+        "(D + 1) a + 4 S o + M (n + 8) b, D = ceil(log_k p), S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
         "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
         "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k = ceil(sqrt p) default"),
+    ALG(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
+        "(4 + D + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
+        "as sloav with N for p (leaders' exchange of node-aggregated blocks), 4 node signal "
+        "rounds, 2 p n local copies"),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
@@ -72,7 +76,7 @@ const char *colibri_coll_name(colibri_coll coll)
     return (unsigned)coll < COLIBRI_NCOLL ? coll_names[coll] : NULL;
 }
 
-static const char *const restriction_names[] = {"commutative", "power-of-two"};
+static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {
@@ -88,6 +92,8 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "needs a commutative operation";
     if ((a->restrictions & R_POW2) && (p->size & (p->size - 1)))
         return "needs a power-of-two number of processes";
+    if ((a->restrictions & R_NODE_AWARE) && !p->layout)
+        return "needs the node layout (node-aware)";
     return NULL;
 }
 
