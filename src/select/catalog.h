@@ -25,6 +25,9 @@ struct algorithm {
     sched_build_fn build;
     cost_model_fn cost;
     const char *cost_formula;
+    /* The radix is a free parameter: with COLIBRI_RADIX unset, selection
+     * gives the builder the radix the cost model finds fastest. */
+    bool tunable_radix;
 };
 
 extern const struct algorithm catalog[];
