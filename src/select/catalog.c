@@ -50,7 +50,7 @@ const struct algorithm catalog[] = {
 
     ALG_K(alltoall, COLIBRI_ALLTOALL, bruck, 0,
         "R (a + 2 o) + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
-        "B = sum_{i<p} nonzero base-k digits of i ~ (k-1)/k p log_k p; c block bytes, k radix (2)"),
+        "B = sum_{i<p} nonzero base-k digits of i ~ (k-1)/k p log_k p; c block bytes, k radix (COLIBRI_RADIX, else tuned by the model)"),
     ALG(alltoall, COLIBRI_ALLTOALL, pairwise, 0,
         "(p-1)(a + 2 o + c b), c block bytes"),
     ALG(alltoall, COLIBRI_ALLTOALL, scattered, 0,
@@ -63,7 +63,7 @@ const struct algorithm catalog[] = {
     ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloav, 0,
         "(D + 1) a + 4 S o + M (n + 8) b, D = ceil(log_k p), S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
         "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
-        "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k = ceil(sqrt p) default"),
+        "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k radix (COLIBRI_RADIX, else tuned)"),
     ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
         "(4 + D + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
         "as sloav with N for p (leaders' exchange of node-aggregated blocks), 4 node signal "
