@@ -48,5 +48,7 @@ DECLARE_ALGORITHM(alltoall, scattered);
 
 DECLARE_ALGORITHM(alltoallv, linear);
 DECLARE_ALGORITHM(alltoallv, pairwise);
+DECLARE_ALGORITHM(alltoallv, sloav);
+DECLARE_ALGORITHM(alltoallv, sloavx);
 
 #endif

@@ -138,11 +138,16 @@ int exec_run(struct coll_call *c, struct schedule *s)
         if (r == s->n_rounds) {
             if (!s->resume)
                 break;
+            /* Resume may write into scratch it declared while building. */
+            for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
+                rc = grow_tmp(d, buf, blocks, have, i, s->tmp_count[i]);
+            if (rc != MPI_SUCCESS)
+                break;
             if (s->resume(s, buf) != 0 || s->oom) {
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
-            r--; /* re-test: the resume may have added no round yet */
+            r--; /* re-test: a resume may add no round (a phase with no data) */
             continue;
         }
         for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
@@ -185,6 +190,8 @@ int exec_run(struct coll_call *c, struct schedule *s)
                                 at(buf[op->dst_buf], op->dst_off, d), op->count, c->dt, d);
         }
     }
+    if (rc == MPI_SUCCESS && s->truncated)
+        rc = MPI_ERR_TRUNCATE;
     if (reqs != small_reqs)
         free(reqs);
     free(blocks[0]);
