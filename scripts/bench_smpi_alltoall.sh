@@ -18,7 +18,7 @@
 #   ONLY=<regex> ...                         only runs whose name matches
 #   FORCE=1 ...                              redo runs whose CSV exists
 #   JOBS=2 ...                               simulations at once (default 1)
-#   SIZES="-m 8 -M 512 -s 8" ...             block sizes (see below)
+#   SIZES="-m 64 -M 512 -s 8" ...           block sizes (see below)
 #   TIMEOUT=1800 ...                         seconds one run may take
 #   MERGE_ONLY=1 ...                         only rebuild the merged CSVs
 #
@@ -36,8 +36,8 @@
 # an algorithm that posts all p-1 messages at once (SMPI basic_linear, its
 # default above 200 B, colibri linear/scattered) puts ~1M concurrent flows
 # into the solver: one call takes minutes of CPU time (see runs.log).  So
-# the default sweep is 8 B, 64 B, 512 B (-m 8 -M 512 -s 8); larger blocks only
-# where asked for with SIZES.
+# the default sweep is 8 B only (the issue's bar: SLOAV <= 0.136x linear at
+# 8 B on 1024 ranks); SIZES="-m 64 -M 512 -s 8" and the like add more.
 #
 # SMPI built-ins left out (alltoall): automatic (benchmarks the others
 # itself), 2dmesh and 3dmesh (need p to be a square/cube-friendly grid and
@@ -52,7 +52,7 @@ cd "$(dirname "$0")/.."
 LAYOUTS=${LAYOUTS:-"1024x1 64x16"}
 OUT=${OUT:-docs/data/smpi-alltoall}
 RUNS=$OUT/runs
-SIZES=${SIZES:-"-m 8 -M 512 -s 8"}
+SIZES=${SIZES:-"-m 8 -M 8"}
 A2A_BUILTINS=${A2A_BUILTINS:-"default bruck pair ring rdb basic_linear ompi mpich mvapich2 impi"}
 A2AV_BUILTINS=${A2AV_BUILTINS:-"default bruck pair ring ompi_basic_linear ompi mpich mvapich2 impi"}
 DISTS=${DISTS:-"uniform skewed"}
@@ -133,26 +133,42 @@ merge() {
     {
       echo "coll,alg,p,bytes,usec,bound_usec,ran"
       for f in "$RUNS/$layout"-*.csv; do
-        [ -e "$f" ] && tail -n +2 "$f" | awk -F, -v c="$coll" '$1 == c'
-      done
+        [ -e "$f" ] && tail -n +2 "$f"
+      done | awk -F, -v c="$coll" '$1 == c && !seen[$2 "," $4]++'
     } >"$merged"
     [ "$(wc -l <"$merged")" -gt 1 ] && echo "wrote $merged" || rm -f "$merged"
   done
 }
 
+# One run per algorithm, so that one slow simulation holds up nothing else
+# and finished ones are kept; the name carries the sizes, so a sweep over
+# other SIZES adds runs instead of being skipped as done.
+tag=$(echo "$SIZES" | awk '{for (i = 1; i < NF; i++) { if ($i == "-m") m = $(i+1); if ($i == "-M") M = $(i+1) } print m "-" M}')
 if [ -z "${MERGE_ONLY:-}" ]; then
   A2A=$(colibri_algs alltoall) A2AV=$(colibri_algs alltoallv)
+  # The issue's questions first (alltoallv: SLOAV vs linear, SLOAVx vs
+  # SLOAV), then alltoall, then the other built-ins.
+  for d in $DISTS; do
+    for layout in $LAYOUTS; do
+      for a in auto ${A2AV//,/ }; do
+        # shellcheck disable=SC2086 # SIZES is a list of options
+        run "$layout" "alltoallv-$d-$a-$tag" -- -c alltoallv -D "$d" -a "$a" $SIZES
+      done
+    done
+  done
   for layout in $LAYOUTS; do
-    # shellcheck disable=SC2086 # SIZES is a list of options
-    run "$layout" alltoall-colibri -- -c alltoall -a "auto${A2A:+,$A2A}" $SIZES
+    for a in auto ${A2A//,/ }; do
+      run "$layout" "alltoall-$a-$tag" -- -c alltoall -a "$a" $SIZES
+    done
+  done
+  for layout in $LAYOUTS; do
     for b in $A2A_BUILTINS; do
-      run "$layout" "alltoall-smpi-$b" --cfg=smpi/alltoall:"$b" -- \
+      run "$layout" "alltoall-smpi-$b-$tag" --cfg=smpi/alltoall:"$b" -- \
         -c alltoall -a native -N "smpi:$b" $SIZES
     done
     for d in $DISTS; do
-      run "$layout" "alltoallv-$d-colibri" -- -c alltoallv -D "$d" -a "auto${A2AV:+,$A2AV}" $SIZES
       for b in $A2AV_BUILTINS; do
-        run "$layout" "alltoallv-$d-smpi-$b" --cfg=smpi/alltoallv:"$b" -- \
+        run "$layout" "alltoallv-$d-smpi-$b-$tag" --cfg=smpi/alltoallv:"$b" -- \
           -c alltoallv -D "$d" -a native -N "smpi:$b" $SIZES
       done
     done
