@@ -24,7 +24,9 @@
 #
 # Model: as scripts/bench_smpi.sh (SMPI's size-dependent factors 1,
 # computation not timed, so one timed call per size is exact and
-# deterministic).  Bound column: max(ceil(lg p) alpha, B beta), B the most
+# deterministic), plus a per-message send/receive overhead o = OVERHEAD
+# (0.2 us, smpi/os, or, ois), the o of colibri's cost model: without it a
+# rank posting p-1 messages at once pays for them only in bandwidth.  Bound column: max(ceil(lg p) alpha, B beta), B the most
 # bytes a rank sends or receives to/from the others ((p-1) c for alltoall
 # with c-byte blocks), alpha = 1e-6 s, beta = 8e-11 s/B.
 #
@@ -57,6 +59,7 @@ A2A_BUILTINS=${A2A_BUILTINS:-"default bruck pair ring rdb basic_linear ompi mpic
 A2AV_BUILTINS=${A2AV_BUILTINS:-"default bruck pair ring ompi_basic_linear ompi mpich mvapich2 impi"}
 DISTS=${DISTS:-"uniform skewed"}
 TIMEOUT=${TIMEOUT:-1800}
+OVERHEAD=${OVERHEAD:-2e-7}
 JOBS=${JOBS:-1}
 MODEL=1e-6,8e-11,0
 BENCH=build-smpi/bin/colibri-bench
@@ -91,6 +94,7 @@ run() {
     hosts=$(hostfile_for "$layout")
     nice timeout "$TIMEOUT" smpirun -np 1024 -platform "$PLATFORM" -hostfile "$hosts" \
       --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
+      --cfg=smpi/os:0:"$OVERHEAD":0 --cfg=smpi/or:0:"$OVERHEAD":0 --cfg=smpi/ois:0:"$OVERHEAD":0 \
       --log=root.thres:warning "${cfg[@]}" \
       "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@" >"$out" 2>&1
     rc=$?
@@ -146,8 +150,13 @@ merge() {
 tag=$(echo "$SIZES" | awk '{for (i = 1; i < NF; i++) { if ($i == "-m") m = $(i+1); if ($i == "-M") M = $(i+1) } print m "-" M}')
 if [ -z "${MERGE_ONLY:-}" ]; then
   A2A=$(colibri_algs alltoall) A2AV=$(colibri_algs alltoallv)
-  # The issue's questions first (alltoallv: SLOAV vs linear, SLOAVx vs
-  # SLOAV), then alltoall, then the other built-ins.
+  # The issue's questions first (alltoallv: SLOAV vs linear on 1024x1,
+  # SLOAVx vs SLOAV on 64x16), then everything else: alltoallv, alltoall,
+  # the built-ins.  run skips what is done.
+  for la in 1024x1:sloav 64x16:sloavx 64x16:sloav 1024x1:linear; do
+    [[ " $LAYOUTS " == *" ${la%:*} "* ]] &&
+      run "${la%:*}" "alltoallv-uniform-${la#*:}-$tag" -- -c alltoallv -D uniform -a "${la#*:}" $SIZES
+  done
   for d in $DISTS; do
     for layout in $LAYOUTS; do
       for a in auto ${A2AV//,/ }; do
