@@ -644,22 +644,25 @@ static int warmup_for(const struct options *o, int iters)
     return iters / 10 > 0 ? iters / 10 : 1;
 }
 
-static int in_catalog(colibri_coll coll, const char *alg)
+/* The restrictions of colibri's `alg` for `coll`; NULL when it has none
+ * such. */
+static const char *catalog_restrictions(colibri_coll coll, const char *alg)
 {
     for (int i = 0; i < colibri_catalog_size(); i++) {
         colibri_algorithm_info info;
         colibri_catalog_get(i, &info);
         if (info.coll == coll && strcmp(info.name, alg) == 0)
-            return 1;
+            return info.restrictions;
     }
-    return 0;
+    return NULL;
 }
 
 /* Whether colibri can run `alg` here; checked on rank 0 by a dry run so that
  * an unusable algorithm is skipped with one note instead of a flood of
- * errors.  A dry run that cannot tell (schedules that depend on the peers'
- * counts) lets the algorithm try; the checked first call still catches
- * anything the dry run cannot see. */
+ * errors.  Where the dry run cannot tell -- schedules that depend on the
+ * peers' counts, node-aware algorithms (a dry run has no node layout) --
+ * the algorithm tries; the checked first call still catches anything the
+ * dry run cannot see. */
 static int available(const struct options *o, const struct coll_kind *k, const char *alg,
                      const struct bufs *b, int *noted)
 {
@@ -667,11 +670,12 @@ static int available(const struct options *o, const struct coll_kind *k, const c
         return 1;
     int ok = 0;
     if (rank == 0) {
+        const char *restr = catalog_restrictions(o->coll, alg);
         colibri_cost cost;
-        int rc = k->dry_run(o, alg, b, &cost);
-        ok = rc == MPI_SUCCESS || rc == MPI_ERR_UNSUPPORTED_OPERATION;
+        int rc = restr && strstr(restr, "node-aware") ? MPI_SUCCESS : k->dry_run(o, alg, b, &cost);
+        ok = restr && (rc == MPI_SUCCESS || rc == MPI_ERR_UNSUPPORTED_OPERATION);
         if (!ok && !*noted) {
-            if (!in_catalog(o->coll, alg))
+            if (!restr)
                 fprintf(stderr, "colibri-bench: '%s' is no %s algorithm of this colibri: "
                                 "skipped\n", alg, coll_names[o->coll]);
             else

@@ -99,7 +99,8 @@ run() {
       "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@" >"$out" 2>&1
     rc=$?
     # smpirun exits 0 even after MPI_Abort: look for the benchmark's own verdict.
-    if grep -q "WRONG RESULT" "$out" || [ $rc -ne 0 ] || [ ! -s "$csv.part" ]; then
+    if grep -q "WRONG RESULT" "$out" || [ $rc -ne 0 ] || [ ! -s "$csv.part" ] ||
+       [ "$(wc -l <"$csv.part")" -lt 2 ]; then
       why="FAILED"
       [ $rc -eq 124 ] && why="TIMEOUT"
       # Sizes finished before a hang or crash are still right: keep them.
