@@ -151,12 +151,28 @@ merge() {
 tag=$(echo "$SIZES" | awk '{for (i = 1; i < NF; i++) { if ($i == "-m") m = $(i+1); if ($i == "-M") M = $(i+1) } print m "-" M}')
 if [ -z "${MERGE_ONLY:-}" ]; then
   A2A=$(colibri_algs alltoall) A2AV=$(colibri_algs alltoallv)
-  # The issue's questions first (alltoallv: SLOAV vs linear on 1024x1,
-  # SLOAVx vs SLOAV on 64x16), then everything else: alltoallv, alltoall,
-  # the built-ins.  run skips what is done.
-  for la in 1024x1:sloav 64x16:sloavx 64x16:sloav 1024x1:linear; do
-    [[ " $LAYOUTS " == *" ${la%:*} "* ]] &&
-      run "${la%:*}" "alltoallv-uniform-${la#*:}-$tag" -- -c alltoallv -D uniform -a "${la#*:}" $SIZES
+  # The issue's questions first, cheapest first (schedules of few rounds
+  # simulate in a minute or two; linear's million concurrent flows take
+  # tens of minutes): alltoallv SLOAV vs linear on 1024x1, SLOAVx vs SLOAV
+  # on 64x16, auto vs the best built-in.  Then everything else; run skips
+  # what is done.
+  for spec in 1024x1:alltoallv-uniform:sloav 64x16:alltoallv-uniform:sloavx \
+              1024x1:alltoallv-uniform:auto 1024x1:alltoall:bruck 1024x1:alltoall:auto \
+              1024x1:alltoall:smpi-bruck 1024x1:alltoall:smpi-default \
+              1024x1:alltoallv-uniform:sloavx 64x16:alltoallv-uniform:sloav \
+              1024x1:alltoallv-skewed:sloav 64x16:alltoallv-skewed:sloavx \
+              1024x1:alltoallv-uniform:linear; do
+    IFS=: read -r layout what a <<<"$spec"
+    [[ " $LAYOUTS " == *" $layout "* ]] || continue
+    coll=${what%%-*} d=${what#alltoallv-}
+    opts=(-c "$coll")
+    [ "$coll" = alltoallv ] && opts+=(-D "$d")
+    if [[ $a == smpi-* ]]; then
+      run "$layout" "$what-$a-$tag" --cfg=smpi/"$coll":"${a#smpi-}" -- \
+        "${opts[@]}" -a native -N "smpi:${a#smpi-}" $SIZES
+    else
+      run "$layout" "$what-$a-$tag" -- "${opts[@]}" -a "$a" $SIZES
+    fi
   done
   for d in $DISTS; do
     for layout in $LAYOUTS; do
