@@ -15,6 +15,7 @@
 #
 #   scripts/bench_smpi_alltoall.sh          everything not yet run
 #   LAYOUTS="1024x1" ...                     one layout
+#   LAYOUTS="256x1 16x16" FLAT=256x1 NODES=16x16 ...   the same at p = 256
 #   ONLY=<regex> ...                         only runs whose name matches
 #   FORCE=1 ...                              redo runs whose CSV exists
 #   JOBS=2 ...                               simulations at once (default 1)
@@ -52,6 +53,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 LAYOUTS=${LAYOUTS:-"1024x1 64x16"}
+# The flat and the node layout of the issue's runs (FLAT=256x1 NODES=16x16
+# for p = 256, where even linear simulates in about a minute per size).
+FLAT=${FLAT:-1024x1}
+NODES=${NODES:-64x16}
 OUT=${OUT:-docs/data/smpi-alltoall}
 RUNS=$OUT/runs
 SIZES=${SIZES:-"-m 8 -M 8"}
@@ -72,8 +77,9 @@ LOG=$OUT/runs.log
 
 hostfile_for() { # layout -> hostfile
   case $1 in
-    1024x1) echo platforms/hostfile-1024.txt ;;
+    1024x1 | 256x1) echo platforms/hostfile-1024.txt ;;
     64x16) echo platforms/hostfile-64x16.txt ;;
+    16x16) echo platforms/hostfile-16x16.txt ;;
     *) echo "unknown layout $1" >&2; exit 1 ;;
   esac
 }
@@ -92,7 +98,8 @@ run() {
   (
     start=$SECONDS
     hosts=$(hostfile_for "$layout")
-    nice timeout "$TIMEOUT" smpirun -np 1024 -platform "$PLATFORM" -hostfile "$hosts" \
+    np=$((${layout%x*} * ${layout#*x}))
+    nice timeout "$TIMEOUT" smpirun -np "$np" -platform "$PLATFORM" -hostfile "$hosts" \
       --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
       --cfg=smpi/os:0:"$OVERHEAD":0 --cfg=smpi/or:0:"$OVERHEAD":0 --cfg=smpi/ois:0:"$OVERHEAD":0 \
       --log=root.thres:warning "${cfg[@]}" \
@@ -156,12 +163,12 @@ if [ -z "${MERGE_ONLY:-}" ]; then
   # tens of minutes): alltoallv SLOAV vs linear on 1024x1, SLOAVx vs SLOAV
   # on 64x16, auto vs the best built-in.  Then everything else; run skips
   # what is done.
-  for spec in 1024x1:alltoallv-uniform:sloav 64x16:alltoallv-uniform:sloavx \
-              1024x1:alltoallv-uniform:auto 1024x1:alltoall:bruck 1024x1:alltoall:auto \
-              1024x1:alltoall:smpi-bruck 1024x1:alltoall:smpi-default \
-              1024x1:alltoallv-uniform:sloavx 64x16:alltoallv-uniform:sloav \
-              1024x1:alltoallv-skewed:sloav 64x16:alltoallv-skewed:sloavx \
-              1024x1:alltoallv-uniform:linear; do
+  for spec in $FLAT:alltoallv-uniform:sloav $NODES:alltoallv-uniform:sloavx \
+              $FLAT:alltoallv-uniform:auto $FLAT:alltoall:bruck $FLAT:alltoall:auto \
+              $FLAT:alltoall:smpi-bruck $FLAT:alltoall:smpi-default \
+              $FLAT:alltoallv-uniform:sloavx $NODES:alltoallv-uniform:sloav \
+              $FLAT:alltoallv-skewed:sloav $NODES:alltoallv-skewed:sloavx \
+              $FLAT:alltoallv-uniform:linear; do
     IFS=: read -r layout what a <<<"$spec"
     [[ " $LAYOUTS " == *" $layout "* ]] || continue
     coll=${what%%-*} d=${what#alltoallv-}
