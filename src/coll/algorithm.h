@@ -44,4 +44,13 @@ DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);
 DECLARE_ALGORITHM(reduce_scatter, ring);
 
+DECLARE_ALGORITHM(alltoall, bruck);
+DECLARE_ALGORITHM(alltoall, pairwise);
+DECLARE_ALGORITHM(alltoall, scattered);
+
+DECLARE_ALGORITHM(alltoallv, linear);
+DECLARE_ALGORITHM(alltoallv, pairwise);
+DECLARE_ALGORITHM(alltoallv, sloav);
+DECLARE_ALGORITHM(alltoallv, sloavx);
+
 #endif

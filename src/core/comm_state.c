@@ -6,6 +6,7 @@
 
 #include "../select/catalog.h"
 
+#include "node.h"
 #include "runtime.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -16,8 +17,11 @@ static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
     struct comm_state *cs = attr;
     int finalized = 0;
     PMPI_Finalized(&finalized);
-    if (!finalized)
+    if (!finalized) {
         PMPI_Comm_free(&cs->comm);
+        node_state_free(cs);
+    }
+    free(cs->layout_mem);
     for (int i = 0; i < COLIBRI_NCOLL; i++)
         sched_free(&cs->cache[i].s);
     free(cs);

@@ -17,6 +17,7 @@
 #include "../select/select.h"
 #include "config.h"
 #include "native.h"
+#include "node.h"
 #include "runtime.h"
 #include "validate.h"
 
@@ -266,6 +267,22 @@ static int run(struct exchange_args *a, const char *requested)
         }
     }
 
+    /* Node-aware algorithms need the node layout (computed once per
+     * communicator); automatic selection considers them only for alltoallv. */
+    const struct algorithm *named = NULL;
+    if (!wants_auto(a->coll, requested)) {
+        const char *name = requested ? requested : config_get()->algorithm[a->coll];
+        named = catalog_find(a->coll, name);
+    }
+    if ((named && (named->restrictions & R_NODE_AWARE)) ||
+        (!named && a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested))) {
+        rc = node_layout_get(c.cs, &c.sp.layout);
+        if (rc != MPI_SUCCESS) {
+            free(bytes);
+            return raise_error(a->comm, fn, rc, "could not determine the node layout");
+        }
+    }
+
     const struct algorithm *alg;
     rc = select_algorithm(a->coll, &c.sp, requested, &alg, msg, sizeof msg);
     if (rc != MPI_SUCCESS || !alg) {
@@ -277,6 +294,13 @@ static int run(struct exchange_args *a, const char *requested)
         return native_exchange(a);
     }
 
+    if (alg->restrictions & R_NODE_AWARE) {
+        rc = node_segment_attach(&c);
+        if (rc != MPI_SUCCESS) {
+            free(bytes);
+            return raise_error(a->comm, fn, rc, "could not attach the node's shared segment");
+        }
+    }
     c.dt = MPI_BYTE;
     c.dti = (struct dtinfo){1, 0, 1, 1, true};
     struct view sv = {0}, rv = {0};

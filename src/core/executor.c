@@ -144,7 +144,7 @@ int exec_run(struct coll_call *c, struct schedule *s)
     int tag = (int)(c->cs->seq++ & 0x7fff);
 
     for (uint32_t r = 0; rc == MPI_SUCCESS; r++) {
-        /* scratch is bound before a resume too: it works on the buffers */
+        /* Scratch is bound before a resume too: it may write what it declared. */
         for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
             rc = grow_tmp(d, buf, blocks, have, i, s->tmp_count[i]);
         if (rc != MPI_SUCCESS)
@@ -156,7 +156,7 @@ int exec_run(struct coll_call *c, struct schedule *s)
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
-            r--; /* re-test: the resume may have added no round yet */
+            r--; /* re-test: a resume may add no round (a phase with no data) */
             continue;
         }
         if (s->shm_bytes > c->shm_size) {
@@ -206,6 +206,8 @@ int exec_run(struct coll_call *c, struct schedule *s)
                                 at(buf[op->dst_buf], op->dst_off, d), op->count, c->dt, d);
         }
     }
+    if (rc == MPI_SUCCESS && s->truncated)
+        rc = MPI_ERR_TRUNCATE;
     if (reqs != small_reqs)
         free(reqs), free(st), free(req_op);
     free(blocks[0]);

@@ -45,6 +45,14 @@ struct comm_state {
         double density;
         int uses;
     } estimate[2];
+    /* Node-aware algorithms (node.c), set up on first use: which ranks share
+     * a node, the node's communicator and its shared segment. */
+    struct node_layout layout;
+    int *layout_mem;    /* NULL: layout not computed yet */
+    MPI_Comm node_comm;
+    MPI_Win shm_win;    /* valid while shm_size > 0 */
+    void *shm;          /* the segment, contiguous across the node's ranks */
+    int64_t shm_size;
 };
 
 /* The schedule for a call: the cached one when the call repeats the last one

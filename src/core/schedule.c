@@ -25,6 +25,7 @@ void sched_reset(struct schedule *s)
     if (s->free_state)
         s->free_state(s->state);
     s->resume = NULL;
+    s->truncated = false;
     s->state = NULL;
     s->free_state = NULL;
 }

@@ -106,6 +106,10 @@ struct schedule {
     int64_t max_round_msgs;  /* most MPI requests one round posts (after chunking) */
     bool oom;                /* an allocation failed while building */
     sched_resume_fn resume;  /* dynamic schedules only (see above) */
+    /* Set by a dynamic schedule that received a block larger than the
+     * receiver's count (an erroneous program).  It still runs to the end, so
+     * no peer waits for it, and the executor then reports MPI_ERR_TRUNCATE. */
+    bool truncated;
     void *state;             /* the resume function's private state */
     void (*free_state)(void *state);
 };

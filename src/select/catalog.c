@@ -5,7 +5,10 @@
 #include <string.h>
 
 #define ALG(coll, enumv, name, restr, formula) \
-    { #name, enumv, restr, coll##_##name##_build, coll##_##name##_cost, formula }
+    { #name, enumv, restr, coll##_##name##_build, coll##_##name##_cost, formula, false }
+/* ... whose radix selection tunes (catalog.h) */
+#define ALG_K(coll, enumv, name, restr, formula) \
+    { #name, enumv, restr, coll##_##name##_build, coll##_##name##_cost, formula, true }
 
 const struct algorithm catalog[] = {
     ALG(allreduce, COLIBRI_ALLREDUCE, recursive_doubling, 0,
@@ -22,7 +25,7 @@ const struct algorithm catalog[] = {
     ALG(allreduce, COLIBRI_ALLREDUCE, knomial, 0,
         "m(a + (k-1) n (b + g)) [+ a + (j-1) n (b + g) if j > 1] [+ 2(a + n b) + n g fold], "
         "p = j k^m + rem, rem < k^m"),
-    ALG(allreduce, COLIBRI_ALLREDUCE, sparse_recursive_doubling, 0,
+    ALG(allreduce, COLIBRI_ALLREDUCE, sparse_recursive_doubling, R_NEUTRAL,
         "sum_{i<lg p'} (a + B(2^i p/p')(b + g)) + n g [+ 2 a + (B(1) + B(p)) b + B(1) g fold], "
         "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
 
@@ -32,7 +35,7 @@ const struct algorithm catalog[] = {
         "ceil(lg p)(a + n b + n g), any root"),
     ALG(reduce, COLIBRI_REDUCE, rabenseifner, 0,
         "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ a + n b + n g fold when p != p']"),
-    ALG(reduce, COLIBRI_REDUCE, sparse_binomial, R_COMMUTATIVE,
+    ALG(reduce, COLIBRI_REDUCE, sparse_binomial, R_COMMUTATIVE | R_NEUTRAL,
         "sum_{j<ceil(lg p)} (a + B(2^j)(b + g)) + n g, "
         "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
 
@@ -50,6 +53,27 @@ const struct algorithm catalog[] = {
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+
+    ALG_K(alltoall, COLIBRI_ALLTOALL, bruck, 0,
+        "R (a + 2 o) + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
+        "B = sum_{i<p} nonzero base-k digits of i ~ (k-1)/k p log_k p; c block bytes, k radix (COLIBRI_RADIX, else tuned by the model)"),
+    ALG(alltoall, COLIBRI_ALLTOALL, pairwise, 0,
+        "(p-1)(a + 2 o + c b), c block bytes"),
+    ALG(alltoall, COLIBRI_ALLTOALL, scattered, 0,
+        "ceil((p-1)/W) a + (p-1)(2 o + c b), W = radix (32)"),
+
+    ALG(alltoallv, COLIBRI_ALLTOALLV, linear, 0,
+        "a + (p-1)(2 o + c b), c largest block bytes"),
+    ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
+        "(p-1)(a + 2 o + c b), c largest block bytes"),
+    ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloav, 0,
+        "(D + 1) a + 4 S o + M (n + 8) b, D = ceil(log_k p), S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
+        "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
+        "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k radix (COLIBRI_RADIX, else tuned)"),
+    ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
+        "(4 + D + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
+        "as sloav with N for p (leaders' exchange of node-aggregated blocks), 4 node signal "
+        "rounds, 2 p n local copies"),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
@@ -61,7 +85,8 @@ const char *colibri_coll_name(colibri_coll coll)
     return (unsigned)coll < COLIBRI_NCOLL ? coll_names[coll] : NULL;
 }
 
-static const char *const restriction_names[] = {"commutative", "power-of-two"};
+static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware",
+                                                "neutral-element"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {
@@ -77,6 +102,12 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "needs a commutative operation";
     if ((a->restrictions & R_POW2) && (p->size & (p->size - 1)))
         return "needs a power-of-two number of processes";
+    if ((a->restrictions & R_NODE_AWARE) && !p->layout)
+        return "needs the node layout (node-aware)";
+    if ((a->restrictions & R_NEUTRAL) &&
+        (!p->sparse || p->count * (int64_t)p->elem_size > SCHED_CHUNK))
+        return "needs an operation with a neutral element on a predefined type (and at most "
+               "2 GiB)";
     return NULL;
 }
 

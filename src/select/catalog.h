@@ -12,6 +12,9 @@
 enum restriction {
     R_COMMUTATIVE = 1u << 0, /* the operation must be commutative */
     R_POW2 = 1u << 1,        /* the process count must be a power of two */
+    R_NODE_AWARE = 1u << 2,  /* needs p->layout and the node's shared segment (BUF_SHM) */
+    R_NEUTRAL = 1u << 3,     /* needs an operation with a neutral element on a predefined
+                              * type (p->sparse), vectors of at most SCHED_CHUNK bytes */
     /* No in-place restriction exists on purpose: for MPI_Reduce only the root
      * may pass MPI_IN_PLACE, and a choice that depended on it would differ
      * between ranks.  Every algorithm supports MPI_IN_PLACE. */
@@ -24,6 +27,9 @@ struct algorithm {
     sched_build_fn build;
     cost_model_fn cost;
     const char *cost_formula;
+    /* The radix is a free parameter: with COLIBRI_RADIX unset, selection
+     * gives the builder the radix the cost model finds fastest. */
+    bool tunable_radix;
 };
 
 extern const struct algorithm catalog[];

@@ -113,11 +113,59 @@ static int tuned_choice(colibri_coll coll, const struct sched_params *p,
     return 0;
 }
 
+/* The modelled time of `a` for this call, and for a tunable-radix algorithm
+ * with no radix given, the radix that minimises it (ties: the smaller).
+ * Candidates: 2..8, then powers of two, ceil(sqrt p) and p: a handful of
+ * O(log p) evaluations.  Depends only on what all ranks agree on. */
+static double modelled(const struct algorithm *a, const struct sched_params *p,
+                       const struct cost_params *m, int *radix)
+{
+    *radix = p->radix;
+    if (!a->tunable_radix || p->radix > 0 || p->size <= 2)
+        return a->cost(p, m);
+    int root = 1;
+    while (root * root < p->size)
+        root++;
+    int cand[40], n = 0;
+    for (int k = 2; k <= 8; k++)
+        cand[n++] = k;
+    for (int k = 16; k < p->size && n < 36; k *= 2)
+        cand[n++] = k;
+    cand[n++] = root;
+    cand[n++] = p->size;
+    struct sched_params q = *p;
+    double best = 0;
+    for (int i = 0; i < n; i++) {
+        if (cand[i] < 2 || cand[i] > p->size)
+            continue;
+        q.radix = cand[i];
+        double t = a->cost(&q, m);
+        if (*radix == 0 || t < best * (1 - 1e-9) || (t <= best * (1 + 1e-9) && cand[i] < *radix)) {
+            best = t;
+            *radix = cand[i];
+        }
+    }
+    return best;
+}
+
 const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p)
 {
+    int radix;
+    return select_auto_radix(coll, p, &radix);
+}
+
+const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
+                                          int *radix)
+{
     const struct algorithm *tuned;
-    if (tuned_choice(coll, p, &tuned))
+    *radix = p->radix;
+    if (tuned_choice(coll, p, &tuned)) {
+        if (tuned) {
+            struct cost_params m = model_params();
+            modelled(tuned, p, &m, radix);
+        }
         return tuned;
+    }
     struct cost_params m = model_params();
     const struct algorithm *best = NULL;
     double best_t = 0;
@@ -125,24 +173,28 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
         const struct algorithm *a = &catalog[i];
         if (a->coll != coll || catalog_violation(a, p))
             continue;
-        double t = a->cost(p, &m);
+        int k;
+        double t = modelled(a, p, &m, &k);
         /* Ties (e.g. rabenseifner and rabenseifner_3_2 at p = 2^k, equal up
          * to rounding) go to the earlier catalog entry, not to rounding. */
         if (!best || t < best_t * (1 - 1e-9)) {
             best = a;
             best_t = t;
+            *radix = k;
         }
     }
     return best;
 }
 
-int select_algorithm(colibri_coll coll, const struct sched_params *p, const char *requested,
+int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requested,
                      const struct algorithm **alg, char *msg, size_t len)
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
     *alg = NULL;
+    int radix = p->radix;
     if (!name || !*name || strcmp(name, "auto") == 0) {
-        *alg = select_auto(coll, p);
+        *alg = select_auto_radix(coll, p, &radix);
+        p->radix = radix;
         return MPI_SUCCESS;
     }
     if (strcmp(name, "native") == 0)
@@ -157,6 +209,9 @@ int select_algorithm(colibri_coll coll, const struct sched_params *p, const char
     }
     const char *why = catalog_violation(a, p);
     if (!why) {
+        struct cost_params m = model_params();
+        modelled(a, p, &m, &radix);
+        p->radix = radix;
         *alg = a;
         return MPI_SUCCESS;
     }
@@ -166,7 +221,8 @@ int select_algorithm(colibri_coll coll, const struct sched_params *p, const char
                  colibri_coll_name(coll), name, why);
         return MPI_ERR_ARG;
     }
-    *alg = select_auto(coll, p);
+    *alg = select_auto_radix(coll, p, &radix);
+    p->radix = radix;
     if (f == FALLBACK_WARN && p->rank == 0)
         fprintf(stderr, "colibri: warning: %s algorithm '%s' %s; using '%s'\n",
                 colibri_coll_name(coll), name, why, *alg ? (*alg)->name : "native");

@@ -8,8 +8,10 @@
 
 /* `requested` is the caller's choice (C API), or NULL to read
  * COLIBRI_<COLL>_ALGORITHM.  On success *alg is the algorithm, or NULL for
- * native.  On a bad request returns an MPI error class and a message. */
-int select_algorithm(colibri_coll coll, const struct sched_params *p, const char *requested,
+ * native; for a tunable-radix algorithm (catalog.h) with p->radix unset,
+ * p->radix becomes the radix the cost model prefers.  On a bad request
+ * returns an MPI error class and a message. */
+int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requested,
                      const struct algorithm **alg, char *msg, size_t len);
 
 /* The automatic choice: a COLIBRI_TUNING rule if one matches, else the
@@ -17,5 +19,8 @@ int select_algorithm(colibri_coll coll, const struct sched_params *p, const char
  * means native.  Depends only on what every rank agrees on (p, counts, type
  * size, commutativity, root), so all ranks pick the same. */
 const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p);
+/* The same, also giving the radix to run it with (p->radix when set). */
+const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
+                                          int *radix);
 
 #endif

@@ -30,8 +30,10 @@ struct bad_call {
     int expect;           /* error class */
 };
 
-static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
-                                                  "MPI_Reduce_scatter", "MPI_Reduce_scatter_block"};
+/* The reductions (alltoall(v) errors are tested by test_exchange). */
+#define NREDUCTIONS (COLIBRI_REDUCE_SCATTER_BLOCK + 1)
+static const char *const fnames[NREDUCTIONS] = {"MPI_Allreduce", "MPI_Reduce",
+                                                "MPI_Reduce_scatter", "MPI_Reduce_scatter_block"};
 
 /* ---- the custom error handler ----------------------------------------- */
 
@@ -172,7 +174,7 @@ static void bad_calls(MPI_Comm comm, bool custom, MPI_Datatype derived)
 {
     int p;
     MPI_Comm_size(comm, &p);
-    for (int coll = 0; coll < COLIBRI_NCOLL; coll++) {
+    for (int coll = 0; coll < NREDUCTIONS; coll++) {
         /* each case differs from this valid call in one argument */
         const struct bad_call base = {.coll = (colibri_coll)coll, .count = COUNT, .dt = MPI_INT,
                                       .op = MPI_SUM, .root = 0};
@@ -240,7 +242,7 @@ static void fallback_warn(void)
         counts[r] = COUNT;
     setenv("COLIBRI_FALLBACK", "warn", 1);
     colibri_config_reload();
-    for (int coll = 0; coll < COLIBRI_NCOLL; coll++) {
+    for (int coll = 0; coll < NREDUCTIONS; coll++) {
         const char *alg = commutative_only((colibri_coll)coll);
         if (!alg)
             continue;

@@ -8,7 +8,9 @@
  * send has been received (rendezvous, so a deadlock is found, not hung on),
  * then applies its local copies; a dynamic schedule's resume is called when
  * its built rounds are done.  Messages between two ranks match in FIFO order.
- * Ranks of one node (struct node_layout) share one SHM segment.
+ * Ranks of one node (struct node_layout) share one SHM segment, which
+ * starts with node_meta_bytes (as core/node.c binds it) and grows
+ * collectively: only when every rank of the node asks for the same size.
  *
  * It checks: message sizes (a receive must get exactly what was sent),
  * deadlock, out-of-bounds access to any buffer, writes to the send buffer
@@ -36,6 +38,7 @@
 #include <string.h>
 
 #include "core/schedule.h"
+#include "patterns/nodes.h"
 #include "select/catalog.h"
 
 enum lb_displs {
@@ -78,7 +81,9 @@ struct lb_rank {
     uint8_t *sendbuf, *recvbuf, *tmp[2];
     int64_t send_len, recv_len, tmp_len[2];
     uint32_t round;
+    int idle_resumes;
     bool posted, done;
+    bool shm_wait; /* waiting for its node's other ranks to grow the segment */
     int64_t *seq; /* channel sequence number of each op of the posted round */
 };
 
@@ -146,6 +151,38 @@ static int lb_grow(uint8_t **b, int64_t *have, int64_t need, bool keep)
     return 0;
 }
 
+/* Binds the buffers a rank's schedule declared so far, as the executor
+ * does before each round (not before a resume): 1 done, 0 must wait, -1 error.
+ * Growing the shared segment is collective over the node (every rank of it
+ * asks for the same size at the same point) and loses its contents, so it
+ * happens only once all of them ask. */
+static int lb_bind(struct lb_world *w, struct lb_rank *r)
+{
+    for (int i = 0; i < 2; i++)
+        if (lb_grow(&r->tmp[i], &r->tmp_len[i], r->s.tmp_count[i], true))
+            return lb_fail(w, "out of memory");
+    int node = lb_node(w, r);
+    if (r->s.shm_bytes <= w->shm_len[node])
+        return 1;
+    r->shm_wait = true;
+    const struct node_layout *l = r->sp.layout;
+    int first = l ? l->node_start[node] : 0, last = l ? l->node_start[node + 1] : w->p;
+    for (int q = first; q < last; q++) {
+        const struct lb_rank *o = &w->r[l ? l->node_ranks[q] : q];
+        if (!o->shm_wait)
+            return 0;
+        if (o->s.shm_bytes != r->s.shm_bytes)
+            return lb_fail(w, "rank %d grows the shared segment to %lld bytes, rank %d to %lld",
+                           r->sp.rank, (long long)r->s.shm_bytes, o->sp.rank,
+                           (long long)o->s.shm_bytes);
+    }
+    if (lb_grow(&w->shm[node], &w->shm_len[node], r->s.shm_bytes, false))
+        return lb_fail(w, "out of memory");
+    for (int q = first; q < last; q++)
+        w->r[l ? l->node_ranks[q] : q].shm_wait = false;
+    return 1;
+}
+
 /* Posts the rank's current round; returns -1 on error. */
 static int lb_post(struct lb_world *w, struct lb_rank *r)
 {
@@ -153,12 +190,6 @@ static int lb_post(struct lb_world *w, struct lb_rank *r)
     free(r->seq);
     r->seq = calloc(rd->n_ops ? rd->n_ops : 1, sizeof *r->seq);
     if (!r->seq)
-        return lb_fail(w, "out of memory");
-    for (int i = 0; i < 2; i++)
-        if (lb_grow(&r->tmp[i], &r->tmp_len[i], r->s.tmp_count[i], true))
-            return lb_fail(w, "out of memory");
-    int node = lb_node(w, r);
-    if (lb_grow(&w->shm[node], &w->shm_len[node], r->s.shm_bytes, false))
         return lb_fail(w, "out of memory");
     for (uint32_t i = 0; i < rd->n_ops; i++) {
         const struct sched_op *op = &r->s.ops[rd->first_op + i];
@@ -267,15 +298,24 @@ static int lb_step(struct lb_world *w, struct lb_rank *r)
             r->done = true;
             return 1;
         }
+        for (int i = 0; i < 2; i++) /* resume may write scratch it declared */
+            if (lb_grow(&r->tmp[i], &r->tmp_len[i], r->s.tmp_count[i], true))
+                return lb_fail(w, "out of memory");
         void *buf[BUF_NBUFS] = {r->sendbuf, r->recvbuf, r->tmp[0], r->tmp[1],
                                 w->shm[lb_node(w, r)]};
         uint32_t before = r->s.n_rounds;
         if (r->s.resume(&r->s, buf) != 0 || r->s.oom)
             return lb_fail(w, "rank %d: resume failed", r->sp.rank);
-        if (r->s.n_rounds == before && r->s.resume)
-            return lb_fail(w, "rank %d: resume added no round", r->sp.rank);
+        /* A resume may add nothing (a phase with no data); one that keeps
+         * doing so never ends. */
+        r->idle_resumes = r->s.n_rounds == before ? r->idle_resumes + 1 : 0;
+        if (r->idle_resumes > 64)
+            return lb_fail(w, "rank %d: resume adds no round, 64 times running", r->sp.rank);
         return 1;
     }
+    int b = lb_bind(w, r);
+    if (b <= 0)
+        return b;
     return lb_post(w, r) == 0 ? 1 : -1;
 }
 
@@ -316,6 +356,15 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
     if (!w.r || !w.ch || !w.shm || !w.shm_len) {
         rc = lb_fail(&w, "out of memory");
         goto out;
+    }
+    /* As the runtime binds it (core/node.c): room for the metadata of
+     * patterns/nodes.h before the first round. */
+    for (int n = 0; c->layout && n < nodes; n++) {
+        int64_t bytes = node_meta_bytes(c->layout->node_start[n + 1] - c->layout->node_start[n], p);
+        if (lb_grow(&w.shm[n], &w.shm_len[n], bytes, false)) {
+            rc = lb_fail(&w, "out of memory");
+            goto out;
+        }
     }
     for (int i = 0; i < p; i++) {
         struct lb_rank *r = &w.r[i];

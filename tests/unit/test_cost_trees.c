@@ -302,11 +302,11 @@ static int rotated_reduce(const struct sched_params *p, struct schedule *s)
 static void test_symbolic(void)
 {
     const struct algorithm ar = {"ring/seg3", COLIBRI_ALLREDUCE, R_COMMUTATIVE, seg3_allreduce,
-                                 allreduce_ring_cost, ""};
+                                 allreduce_ring_cost, "", false};
     const struct algorithm rs = {"ring/seg3", COLIBRI_REDUCE_SCATTER, R_COMMUTATIVE,
-                                 seg3_reduce_scatter, reduce_scatter_ring_cost, ""};
+                                 seg3_reduce_scatter, reduce_scatter_ring_cost, "", false};
     const struct algorithm rot = {"rotated", COLIBRI_REDUCE, 0, rotated_reduce,
-                                  reduce_binomial_cost, ""};
+                                  reduce_binomial_cost, "", false};
     struct sym_result res;
     int64_t counts[70];
     for (int p = 1; p <= 33; p++) {

@@ -15,9 +15,9 @@
  * only picks it on an agreed density estimate (p->density).
  *
  * Operand roles are recursive doubling's (received block is the kernel's
- * `in`), so results are bitwise the dense ones.  Without a neutral element
- * (MAXLOC, user ops, derived types) or past SCHED_CHUNK bytes, every block
- * would travel dense: the schedule is then recursive doubling's own.
+ * `in`), so results are bitwise the dense ones.  Operations without a
+ * neutral element (MAXLOC, user ops, derived types) and vectors past
+ * SCHED_CHUNK bytes are outside its catalog restriction (neutral-element).
  */
 #include "../../patterns/fold.h"
 #include "../algorithm.h"
@@ -25,8 +25,8 @@
 
 int allreduce_sparse_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
 {
-    if (!sparse_acc_usable(p))
-        return allreduce_recursive_doubling_build(p, s);
+    if (p->count == 0)
+        return 0; /* nothing to reduce */
     const int size = p->size, rank = p->rank;
     const int pof2 = pof2_floor(size), rem = size - pof2;
     const int newrank = fold_newrank(rank, size);

@@ -20,11 +20,6 @@ struct sp_state {
     struct sparse_step steps[];
 };
 
-bool sparse_acc_usable(const struct sched_params *p)
-{
-    return p->sparse && p->count > 0 && p->count * (int64_t)p->elem_size <= SCHED_CHUNK;
-}
-
 static char *area(const struct sp_state *st, void *const buf[], int a)
 {
     return (char *)buf[BUF_TMP] + (int64_t)a * st->area;

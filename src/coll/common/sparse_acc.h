@@ -49,7 +49,4 @@ double sparse_model_bytes(const struct sched_params *p, double merged);
  * one, where a reduction of n elements reads two and writes one). */
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m);
 
-/* Whether the sparse machinery can run this call (else its dense form). */
-bool sparse_acc_usable(const struct sched_params *p);
-
 #endif

@@ -15,8 +15,8 @@
  * first combination takes the rank's input as `in` unless the input already
  * is the accumulator (root in place), later ones the received block, so
  * results are bitwise the dense ones.  Relative ranks wrap around, hence
- * commutative operations only.  Without a neutral element every block would
- * travel dense: the schedule is then binomial's own.
+ * commutative operations only.  Operations without a neutral element are
+ * outside its catalog restriction (neutral-element).
  */
 #include "../../patterns/binomial.h"
 #include "../algorithm.h"
@@ -24,8 +24,8 @@
 
 int reduce_sparse_binomial_build(const struct sched_params *p, struct schedule *s)
 {
-    if (!sparse_acc_usable(p))
-        return reduce_binomial_build(p, s);
+    if (p->count == 0)
+        return 0; /* nothing to reduce */
     const int size = p->size, x = binomial_relrank(p->rank, p->root, size);
     struct sparse_step steps[64];
     int n = 0, peer;

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Turns the alltoall(v) SMPI CSVs into docs/benchmarks-alltoall.md tables
+and PNG plots.
+
+    scripts/plot_alltoall.py [--update docs/benchmarks-alltoall.md]
+                             [--plots docs/plots] [--data docs/data/smpi-alltoall]
+
+Reads the merged files scripts/bench_smpi_alltoall.sh writes,
+<layout>-<coll>.csv (1024x1-alltoall.csv, 64x16-alltoallv-skewed.csv, ...),
+and its runs.log for the runs that failed or ran out of time.  Tables and
+plots per file come from scripts/plot_bench.py (same CSV format, same
+columns); this adds what the alltoall issue asks about: the ratio of auto to
+the best SMPI built-in per size, SLOAV against linear at 8 B (the bar:
+<= 0.136) and SLOAVx against SLOAV with 16 ranks per host.  With --update the
+tables replace what lies between "<!-- tables:begin -->" and
+"<!-- tables:end -->"; otherwise they go to stdout.
+"""
+import argparse
+import glob
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_bench as pb  # noqa: E402  (a sibling script, not a package)
+
+SLOAV_BAR = 0.136
+LAYOUT_WORDS = {"1024x1": "1024 hosts x 1 rank", "64x16": "64 hosts x 16 ranks"}
+
+
+class Data(pb.Data):
+    def __init__(self, path):
+        super().__init__(path)
+        m = re.match(r"(\d+x\d+)-(.*)$", self.name)
+        self.layout = m.group(1) if m else "?"
+
+    def title(self):
+        return (f"{self.coll}, SimGrid SMPI, {self.p} ranks as "
+                f"{LAYOUT_WORDS.get(self.layout, self.layout)}, 1 µs / 100 Gb/s cluster "
+                "(simulated time)")
+
+
+def ratio_cell(num, den, bar=None):
+    if num is None or not den:
+        return "–"
+    r = num / den
+    if bar is None:
+        return f"{r:.3f}"
+    return f"{r:.3f} ({'meets' if r <= bar else 'misses'} ≤ {bar})"
+
+
+def issue_table(datas):
+    """The issue's two questions, at the smallest size of every alltoallv file."""
+    rows = []
+    for d in datas:
+        if not d.coll.startswith("alltoallv") or not d.sizes:
+            continue
+        b = d.sizes[0]
+        t = {a: d.t[a].get(b) for a in ("linear", "sloav", "sloavx", "auto")}
+        tb, ab = d.best(d.baselines, b)
+        rows.append([d.layout, d.coll.split(":", 1)[-1], pb.human_bytes(b),
+                     pb.fmt(t["linear"]), pb.fmt(t["sloav"]), pb.fmt(t["sloavx"]),
+                     ratio_cell(t["sloav"], t["linear"], SLOAV_BAR),
+                     ratio_cell(t["sloavx"], t["sloav"]),
+                     f"{pb.fmt(t['auto'])} ({d.ran['auto'].get(b, '–')})"
+                     if t["auto"] is not None else "–",
+                     f"{pb.fmt(tb)} ({ab})" if ab else "–",
+                     ratio_cell(t["auto"], tb)])
+    return pb.table(["layout", "sizes", "block", "linear µs", "sloav µs", "sloavx µs",
+                     "sloav / linear", "sloavx / sloav", "auto µs (picks)",
+                     "best built-in µs", "auto / best built-in"], rows)
+
+
+def auto_table(d):
+    rows = []
+    for b in d.sizes:
+        ta = d.t["auto"].get(b) if "auto" in d.t else None
+        tc, ac = d.best(d.colibri, b)
+        tb, ab = d.best(d.baselines, b)
+        rows.append([pb.human_bytes(b),
+                     f"{pb.fmt(ta)} ({d.ran['auto'].get(b, '–')})" if ta is not None else "–",
+                     f"{pb.fmt(tc)} ({ac})" if ac else "–",
+                     f"{pb.fmt(tb)} ({ab})" if ab else "–",
+                     pb.fmt(d.bound.get(b)), ratio_cell(ta, tb), ratio_cell(ta, d.bound.get(b))])
+    return pb.table(["block", "auto µs (picks)", "best colibri µs", "best built-in µs",
+                     "bound µs", "auto / best built-in", "auto / bound"], rows)
+
+
+def failed_runs(log):
+    if not os.path.exists(log):
+        return []
+    with open(log) as f:
+        return [line.rstrip() for line in f if re.search(r"FAILED|TIMEOUT", line)]
+
+
+def bar_plot(d, path, plt):
+    """Every algorithm's time at the smallest block, colibri and built-ins
+    side by side (a sweep of one or two sizes makes poor lines)."""
+    b = d.sizes[0]
+    algs = sorted((a for a in d.t if b in d.t[a]), key=lambda a: d.t[a][b])
+    colors = ["black" if pb.is_auto(a) else "C1" if pb.is_baseline(a) else "C0" for a in algs]
+    fig, ax = plt.subplots(figsize=(8, 0.3 * len(algs) + 1.5))
+    ax.barh(range(len(algs)), [d.t[a][b] for a in algs], color=colors)
+    ax.set_yticks(range(len(algs)))
+    ax.set_yticklabels(algs, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    if b in d.bound:
+        ax.axvline(d.bound[b], color="grey", linestyle=":", label="α-β bound")
+        ax.legend(fontsize=8)
+    ax.set_xlabel(f"time per call at {pb.human_bytes(b)} blocks (µs); blue colibri, "
+                  "orange SMPI built-in, black auto")
+    ax.set_title(d.title(), fontsize=9)
+    ax.grid(True, axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def markdown(datas, plots_rel, log):
+    parts = ["### The issue's bar\n",
+             "SLOAV against linear alltoallv (bar: ≤ 0.136 at 8 B on 1024 ranks), SLOAVx "
+             "against SLOAV (bar: below 1 with 16 ranks per host), and auto against the best "
+             "SMPI built-in, at the smallest block of each alltoallv run.\n",
+             issue_table(datas) + "\n"]
+    for d in datas:
+        parts.append(f"### {d.title()}\n")
+        parts.append(f"Source: `{d.path}`. Times in µs per call; bold = fastest in its row; "
+                     "– = not run (or not finished).\n")
+        if plots_rel:
+            parts.append(f"![{d.name}]({plots_rel}/alltoall-{d.name}.png)\n")
+        parts.append("auto against the best colibri algorithm and the best built-in:\n\n" +
+                     auto_table(d) + "\n")
+        parts.append("Every algorithm (colibri forced by name, auto, SMPI built-ins):\n\n" +
+                     pb.full_table(d, d.autos + d.colibri + d.baselines, True) + "\n")
+    bad = failed_runs(log)
+    parts.append("### Runs that failed or ran out of time\n")
+    parts.append("\n".join(f"- `{x}`" for x in bad) + "\n" if bad else "None.\n")
+    return "\n".join(parts)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--update", help="markdown file whose tables section to replace")
+    ap.add_argument("--plots", default="docs/plots")
+    ap.add_argument("--data", default="docs/data/smpi-alltoall")
+    args = ap.parse_args()
+    paths = sorted(glob.glob(os.path.join(args.data, "*x*-alltoall*.csv")))
+    datas = [d for d in (Data(p) for p in paths) if d.sizes]
+    if not datas:
+        sys.exit(f"no merged CSVs in {args.data} (run scripts/bench_smpi_alltoall.sh)")
+    # alltoallv before alltoall, uniform before skewed, 1024x1 before 64x16.
+    datas.sort(key=lambda d: (not d.coll.startswith("alltoallv"), d.coll != "alltoallv:uniform",
+                              d.coll, d.layout != "1024x1"))
+    plots_rel = None
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing: writing tables only", file=sys.stderr)
+        plt = None
+    if plt:
+        os.makedirs(args.plots, exist_ok=True)
+        for d in datas:
+            out = os.path.join(args.plots, f"alltoall-{d.name}.png")
+            if len(d.sizes) >= 3:
+                pb.plot(d, out, plt)
+            else:
+                bar_plot(d, out, plt)
+        base = os.path.dirname(os.path.abspath(args.update)) if args.update else os.getcwd()
+        plots_rel = os.path.relpath(os.path.abspath(args.plots), base)
+    md = markdown(datas, plots_rel, os.path.join(args.data, "runs.log"))
+    if not args.update:
+        print(md)
+        return
+    with open(args.update) as f:
+        text = f.read()
+    begin, end = "<!-- tables:begin -->", "<!-- tables:end -->"
+    if begin not in text or end not in text:
+        sys.exit(f"{args.update} has no '{begin}' ... '{end}' section")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(args.update, "w") as f:
+        f.write(head + begin + "\n\n" + md + "\n" + end + tail)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+/*
+ * SLOAVx alltoallv (Xu et al., CCGrid 2013): node-aware logarithmic
+ * exchange of variable-size blocks.
+ *
+ * The ranks of a node pool their data in the node's shared segment; only
+ * the node leaders (lowest rank of each node) communicate between nodes,
+ * with the SLOAV exchange of common/sloav_exchange.h whose
+ * blocks are node-aggregated: one block per pair of nodes instead of one per
+ * pair of ranks, so the exchange costs ceil(log_k N) steps over N nodes,
+ * not ceil(log_k p) over p ranks, and no byte crosses the network twice
+ * because of the node's other ranks.
+ *
+ *   1. Every rank writes its send and receive byte counts into the segment's
+ *      metadata area; a node barrier (signals through the leader) makes all
+ *      of them visible, and every rank derives the same segment layout.
+ *   2. Every rank copies its send blocks into the segment's send area, laid
+ *      out by destination node, then destination rank, then local source
+ *      rank: the block for node m is one contiguous node-aggregated block.
+ *      A second barrier publishes them; blocks between ranks of the same
+ *      node are then copied straight to their receive buffers.
+ *   3. The leader exchanges the aggregated blocks with the other leaders;
+ *      the block from node n lands in the segment's receive area, laid out
+ *      by local destination then source rank, and a signal from the leader
+ *      lets each rank copy its blocks out.
+ *
+ * The segment holds the metadata (2 L p int64, L ranks on the node), then
+ * every byte the node sends, then every byte it receives from other nodes.
+ * Nothing in the metadata area is written by a call before every rank of
+ * the node has left the previous call's use of it (the first barrier), and
+ * the data areas come after it, so successive calls need no extra barrier.
+ *
+ * Cost (alpha-beta; p ranks on N nodes of L ranks, n the largest block,
+ * k the radix over nodes, S and M as in sloav.c but over N participants:
+ * S = sum_d min(k-1, floor((N-1)/k^d)) sub-rounds, M = sum_d #{0 < i < N :
+ * digit_d(i) != 0} aggregated blocks a leader forwards, each of L^2 n bytes):
+ *     (4 + D + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b,  D = ceil(log_k N)
+ * 4 intra-node signal rounds (2 barriers, the leader's go, its delivery;
+ * none when L = 1), then the leaders' exchange.  Local copies: every rank
+ * copies its p blocks into the segment and out of it (2 p n); a leader
+ * also packs what it forwards.  For N = k^D: S = D(k-1), M = D N (k-1)/k.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../patterns/nodes.h"
+#include "../algorithm.h"
+#include "../common/sloav_exchange.h"
+#include "../../patterns/sloav.h"
+
+struct sloavx {
+    int p, me, li, nloc, node, n_nodes, leader, radix;
+    int *node_of, *node_start, *node_ranks;   /* the layout, copied */
+    int64_t *sc, *sd, *rc, *rd;               /* this rank's counts, copied */
+    int64_t *meta;                            /* nloc x 2p: the node's counts */
+    int64_t send_at, recv_at;                 /* segment offsets of the data areas */
+    int stage;
+    bool bruck;                               /* leader of a multi-node exchange */
+    struct sloav_exchange vb;
+};
+
+static void sloavx_free(void *state)
+{
+    struct sloavx *x = state;
+    if (!x)
+        return;
+    sloav_exchange_free(&x->vb);
+    free(x->node_of);
+    free(x->sc);
+    free(x->meta);
+    free(x);
+}
+
+/* Send count from local rank ls (local index) to rank d, and receive count
+ * of local rank ld from rank s, from the node's published metadata. */
+static int64_t meta_send(const struct sloavx *x, int ls, int d) { return x->meta[(int64_t)ls * 2 * x->p + d]; }
+static int64_t meta_recv(const struct sloavx *x, int ld, int s) { return x->meta[(int64_t)ld * 2 * x->p + x->p + s]; }
+
+/* Every non-leader tells the leader, the leader waits for all: one round. */
+static void to_leader(struct sloavx *x, struct schedule *s)
+{
+    if (x->li != 0)
+        sched_signal(s, x->leader);
+    for (int i = 1; x->li == 0 && i < x->nloc; i++)
+        sched_await(s, x->node_ranks[x->node_start[x->node] + i]);
+}
+
+/* The leader tells every non-leader (ops only; the caller closes the round). */
+static void from_leader(struct sloavx *x, struct schedule *s)
+{
+    if (x->li != 0)
+        sched_await(s, x->leader);
+    for (int i = 1; x->li == 0 && i < x->nloc; i++)
+        sched_signal(s, x->node_ranks[x->node_start[x->node] + i]);
+}
+
+/* Offset in the send area of the block from local rank (index) ls to rank
+ * d: areas ordered by destination node, destination rank, local source. */
+static int64_t send_pos(const struct sloavx *x, int ls, int d)
+{
+    int64_t off = x->send_at;
+    int m = x->node_of[d];
+    for (int q = x->node_start[0]; q < x->node_start[m + 1]; q++) {
+        int dd = x->node_ranks[q];
+        for (int l = 0; l < x->nloc; l++) {
+            if (dd == d && l == ls)
+                return off;
+            off += meta_send(x, l, dd);
+        }
+    }
+    return off;
+}
+
+/* Offset in the receive area of the block from rank s (another node) to
+ * local rank (index) ld: areas ordered by source node, local destination,
+ * source rank, which is how the source node's send area orders its
+ * aggregated block for this node. */
+static int64_t recv_pos(const struct sloavx *x, int s, int ld)
+{
+    int64_t off = x->recv_at;
+    int n = x->node_of[s];
+    for (int m = 0; m <= n; m++) {
+        if (m == x->node)
+            continue;
+        for (int l = 0; l < x->nloc; l++)
+            for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++) {
+                if (x->node_ranks[q] == s && l == ld)
+                    return off;
+                off += meta_recv(x, l, x->node_ranks[q]);
+            }
+    }
+    return off;
+}
+
+/* Stage 1: the node's counts are published; lay out the segment, publish
+ * this rank's blocks, copy the node-internal ones.  Returns -1 when out of
+ * memory. */
+static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
+{
+    int p = x->p;
+    memcpy(x->meta, (char *)buf[BUF_SHM], (size_t)x->nloc * 2 * (size_t)p * sizeof *x->meta);
+    int64_t send_total = 0, recv_total = 0;
+    for (int l = 0; l < x->nloc; l++)
+        for (int r = 0; r < p; r++) {
+            send_total += meta_send(x, l, r);
+            recv_total += x->node_of[r] != x->node ? meta_recv(x, l, r) : 0;
+        }
+    x->send_at = node_meta_bytes(x->nloc, p);
+    x->recv_at = x->send_at + send_total;
+    /* The same on every rank of the node: all read the same metadata. */
+    s->shm_bytes = x->recv_at + recv_total;
+
+    for (int d = 0; d < p; d++)
+        sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, send_pos(x, x->li, d), x->sc[d]);
+    sched_round(s);
+    to_leader(x, s);
+    sched_round(s);
+    from_leader(x, s);
+    for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
+        int src = x->node_ranks[q];
+        sched_copy(s, BUF_SHM, send_pos(x, q - x->node_start[x->node], x->me), BUF_RECV, x->rd[src],
+                   x->rc[src]);
+    }
+    if (!x->bruck)
+        return 0;
+
+    /* The leader's exchange: node m's aggregated block is the send area's
+     * span for node m; node n's lands in the receive area's span for n. */
+    int N = x->n_nodes;
+    struct sx_block *blk = malloc(2 * (size_t)N * sizeof *blk);
+    int *leaders = malloc((size_t)N * sizeof *leaders);
+    if (!blk || !leaders) {
+        free(blk);
+        free(leaders);
+        return -1;
+    }
+    int64_t so = x->send_at, ro = x->recv_at;
+    for (int m = 0; m < N; m++) {
+        leaders[m] = x->node_ranks[x->node_start[m]];
+        int64_t sl = 0, rl = 0;
+        for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++)
+            for (int l = 0; l < x->nloc; l++) {
+                sl += meta_send(x, l, x->node_ranks[q]);
+                rl += m != x->node ? meta_recv(x, l, x->node_ranks[q]) : 0;
+            }
+        blk[m] = (struct sx_block){BUF_SHM, so, m != x->node ? sl : 0};
+        blk[N + m] = (struct sx_block){BUF_SHM, ro, rl};
+        so += sl, ro += rl;
+    }
+    struct sloav_group g = {N, x->node, leaders, x->radix, blk, blk + N, false};
+    int rc = sloav_exchange_init(&x->vb, &g);
+    free(blk);
+    free(leaders);
+    if (rc != 0)
+        return -1;
+    /* Round B of the exchange: packing the outgoing slots, in the round
+     * that publishes the node's blocks (they are all in the segment). */
+    sloav_exchange_start(&x->vb, s);
+    return 0;
+}
+
+/* The last round: blocks from other nodes are in the receive area. */
+static void deliver(struct sloavx *x, struct schedule *s)
+{
+    from_leader(x, s);
+    for (int r = 0; r < x->p; r++)
+        if (x->node_of[r] != x->node)
+            sched_copy(s, BUF_SHM, recv_pos(x, r, x->li), BUF_RECV, x->rd[r], x->rc[r]);
+    sched_round(s);
+}
+
+static int sloavx_resume(struct schedule *s, void *const buf[])
+{
+    struct sloavx *x = s->state;
+    int64_t p = x->p;
+    if (x->stage == 0) {
+        /* Counts into this rank's metadata slot, then a node barrier. */
+        memcpy((int64_t *)buf[BUF_SHM] + x->li * 2 * p, x->sc, (size_t)p * sizeof *x->sc);
+        memcpy((int64_t *)buf[BUF_SHM] + x->li * 2 * p + p, x->rc, (size_t)p * sizeof *x->rc);
+        to_leader(x, s);
+        sched_round(s);
+        from_leader(x, s);
+        sched_round(s);
+        x->stage = 1;
+        if (x->nloc > 1)
+            return 0;
+        /* Alone on the node: nothing to wait for, go on. */
+    }
+    if (x->stage == 1) {
+        if (publish(x, s, buf) != 0)
+            return -1;
+        if (!x->bruck)
+            sched_round(s);
+        x->stage = 2;
+        if (x->n_nodes == 1) {
+            s->resume = NULL;
+        } else if (!x->bruck) {
+            deliver(x, s);
+            s->resume = NULL;
+        }
+        return 0;
+    }
+    if (sloav_exchange_round(&x->vb, s, buf)) {
+        deliver(x, s);
+        s->resume = NULL;
+    }
+    return 0;
+}
+
+int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
+{
+    const struct node_layout *l = p->layout;
+    int P = p->size;
+    struct sloavx *x = calloc(1, sizeof *x);
+    if (!x)
+        return -1;
+    s->state = x;
+    s->free_state = sloavx_free;
+    x->node_of = malloc((3 * (size_t)P + 1) * sizeof *x->node_of);
+    x->sc = malloc(4 * (size_t)P * sizeof *x->sc);
+    if (!x->node_of || !x->sc)
+        return -1;
+    x->p = P, x->me = p->rank, x->radix = p->radix;
+    x->n_nodes = l->n_nodes;
+    x->node_start = x->node_of + P;
+    x->node_ranks = x->node_start + l->n_nodes + 1;
+    memcpy(x->node_of, l->node_of, (size_t)P * sizeof *x->node_of);
+    memcpy(x->node_start, l->node_start, ((size_t)l->n_nodes + 1) * sizeof *x->node_start);
+    memcpy(x->node_ranks, l->node_ranks, (size_t)P * sizeof *x->node_ranks);
+    x->node = l->node_of[p->rank];
+    x->li = l->local_index[p->rank];
+    x->nloc = l->node_start[x->node + 1] - l->node_start[x->node];
+    x->leader = l->node_ranks[l->node_start[x->node]];
+    x->bruck = x->li == 0 && x->n_nodes > 1;
+    x->sd = x->sc + P, x->rc = x->sc + 2 * P, x->rd = x->sc + 3 * P;
+    memcpy(x->sc, p->scounts, (size_t)P * sizeof *x->sc);
+    memcpy(x->sd, p->sdispls, (size_t)P * sizeof *x->sd);
+    memcpy(x->rc, p->rcounts, (size_t)P * sizeof *x->rc);
+    memcpy(x->rd, p->rdispls, (size_t)P * sizeof *x->rd);
+    x->meta = malloc((size_t)x->nloc * 2 * (size_t)P * sizeof *x->meta);
+    if (!x->meta)
+        return -1;
+    /* The metadata area is written before the first round: the runtime
+     * binds at least this much from the start (node.h). */
+    s->shm_bytes = node_meta_bytes(x->nloc, P);
+    s->resume = sloavx_resume;
+    return 0;
+}
+
+double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_params *m)
+{
+    int P = p->size, N = p->layout ? p->layout->n_nodes : P;
+    double L = (double)P / N, signals = L > 1 ? 4 : 0;
+    if (N == 1)
+        return signals * m->alpha;
+    int k = sloav_exchange_radix(N, p->radix), D = sloav_digits(N, k);
+    int64_t moved = 0;
+    for (int d = 0; d < D; d++)
+        moved += sloav_moving(N, k, sloav_weight(k, d));
+    /* Aggregated blocks: L x L blocks of p->count (the largest) bytes. */
+    double block = L * L * (double)p->count;
+    /* The leader posts and completes metadata and data both ways per
+     * sub-round, and 2 signals to and 1 from each of its L - 1 ranks. */
+    int S = sloav_subrounds(N, k);
+    return (signals + D + 1) * m->alpha + (4.0 * S + 3 * 2 * (L - 1)) * m->o +
+           (double)moved * (block + 8) * m->beta;
+}

@@ -1,0 +1,162 @@
+/*
+ * SLOAVx (node-aware alltoallv) on the loopback runner: every rank's
+ * schedule run on real bytes with one shared segment per node, over node
+ * placements (even, uneven, interleaved, one node, one rank per node),
+ * radices, count patterns (uniform, skewed, zero, empty ranks) and in
+ * place.  Also the layout arithmetic of patterns/nodes.h.
+ */
+#include "loopback.h"
+#include "patterns/nodes.h"
+
+static int passed, failed;
+
+static void expect(bool ok, const char *fmt, ...)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+}
+
+struct layout_mem {
+    int node_of[64], local_index[64], node_start[65], node_ranks[64];
+    struct node_layout l;
+};
+
+/* Layout from each rank's leader. */
+static void make_layout(struct layout_mem *m, int p, const int *leader_of)
+{
+    m->l.n_nodes = node_layout_fill(p, leader_of, m->node_of, m->local_index, m->node_start,
+                                    m->node_ranks);
+    m->l.node_of = m->node_of, m->l.local_index = m->local_index;
+    m->l.node_start = m->node_start, m->l.node_ranks = m->node_ranks;
+}
+
+static void test_layout_arithmetic(void)
+{
+    /* Interleaved placement: ranks 0,3,4 | 1,5 | 2. */
+    int leader_of[6] = {0, 1, 2, 0, 0, 1};
+    struct layout_mem m;
+    make_layout(&m, 6, leader_of);
+    int node_of[6] = {0, 1, 2, 0, 0, 1}, local[6] = {0, 0, 0, 1, 2, 1};
+    int start[4] = {0, 3, 5, 6}, ranks[6] = {0, 3, 4, 1, 5, 2};
+    expect(m.l.n_nodes == 3, "layout: 3 nodes, got %d", m.l.n_nodes);
+    expect(memcmp(m.node_of, node_of, sizeof node_of) == 0, "layout: node_of");
+    expect(memcmp(m.local_index, local, sizeof local) == 0, "layout: local_index");
+    expect(memcmp(m.node_start, start, sizeof start) == 0, "layout: node_start");
+    expect(memcmp(m.node_ranks, ranks, sizeof ranks) == 0, "layout: node_ranks");
+    int bad[3] = {0, 2, 2}; /* rank 1's leader is above it */
+    expect(node_layout_fill(3, bad, m.node_of, m.local_index, m.node_start, m.node_ranks) == -1,
+           "layout: inconsistent leaders rejected");
+    expect(node_meta_bytes(4, 16) == 2 * 4 * 16 * 8, "node_meta_bytes");
+}
+
+/* Blocked placement: node sizes `sizes` (n entries) in rank order. */
+static int blocked(int *leader_of, const int *sizes, int n)
+{
+    int r = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < sizes[i]; j++, r++)
+            leader_of[r] = r - j;
+    return r;
+}
+
+enum pattern { UNIFORM, SKEWED, ZERO, EMPTY_RANKS, RANDOM, NPATTERNS };
+static const char *const pattern_names[] = {"uniform", "skewed", "zero", "empty-ranks", "random"};
+
+static int64_t count_of(enum pattern pat, int p, int i, int j)
+{
+    switch (pat) {
+    case UNIFORM: return 5;
+    case SKEWED: return i == 0 ? 40 + j : (j == p - 1 ? 17 : (i + j) % 3);
+    case ZERO: return 0;
+    case EMPTY_RANKS: return i % 3 == 1 || j % 4 == 2 ? 0 : 1 + (i * 7 + j) % 5;
+    default: return (int64_t)((unsigned)(i * 2654435761u + j * 40503u) >> 7) % 23;
+    }
+}
+
+static void run_case(const struct algorithm *a, const char *what, int p, const int *leader_of)
+{
+    struct layout_mem m;
+    make_layout(&m, p, leader_of);
+    int64_t *counts = malloc((size_t)p * p * sizeof *counts);
+    int radices[] = {2, 3, 4};
+    for (int pat = 0; pat < NPATTERNS; pat++) {
+        for (int i = 0; i < p; i++)
+            for (int j = 0; j < p; j++)
+                counts[i * p + j] = count_of(pat, p, i, j);
+        for (int ri = 0; ri < 3; ri++)
+            for (int ip = 0; ip < 2; ip++)
+                for (int dl = 0; dl < 2; dl++) {
+                    struct lb_case c = {.alg = a, .p = p, .radix = radices[ri], .in_place = ip,
+                                        .counts = counts, .displs = dl, .layout = &m.l};
+                    char err[256];
+                    int rc = lb_run(&c, NULL, err, sizeof err);
+                    expect(rc == 0, "sloavx %s p=%d %s radix=%d%s%s: %s", what, p,
+                           pattern_names[pat], radices[ri], ip ? " in-place" : "",
+                           dl ? " reversed" : "", err);
+                }
+    }
+    free(counts);
+}
+
+/* The leaders' exchange takes ceil(log_k N) + 1 rounds; others only signal. */
+static void test_rounds(const struct algorithm *a)
+{
+    int sizes[4] = {4, 4, 4, 4}, leader_of[16];
+    int p = blocked(leader_of, sizes, 4);
+    struct layout_mem m;
+    make_layout(&m, p, leader_of);
+    int64_t counts[256];
+    for (int i = 0; i < 256; i++)
+        counts[i] = 3;
+    struct sched_cost cost[16];
+    char err[256];
+    struct lb_case c = {.alg = a, .p = p, .radix = 2, .counts = counts, .layout = &m.l};
+    expect(lb_run(&c, cost, err, sizeof err) == 0, "rounds case: %s", err);
+    /* Leader: 2 barriers, its go (with the exchange's packing), 3 exchange
+     * rounds (2 digits + 1), its delivery. */
+    expect(cost[0].rounds == 8, "leader rounds %d, want 8", cost[0].rounds);
+    /* Leader sends per position 1 metadata + 1 data message: 2 x 2 + 3 signals x 3. */
+    expect(cost[0].msgs_sent == 4 + 9, "leader messages %lld, want 13", (long long)cost[0].msgs_sent);
+    /* Node-aggregated blocks of 4 x 4 x 3 = 48 bytes: position 0 sends slots
+     * 1 and 3, position 1 slots 2 and 3 (the block for node 3 goes twice),
+     * each after 2 int64 of metadata. */
+    expect(cost[0].bytes_sent == 4 * 48 + 4 * 8, "leader bytes %lld, want 224",
+           (long long)cost[0].bytes_sent);
+    /* Non-leaders only signal the leader (twice) and wait for it. */
+    expect(cost[1].msgs_sent == 2 && cost[1].bytes_sent == 0, "non-leader sends %lld msgs %lld bytes",
+           (long long)cost[1].msgs_sent, (long long)cost[1].bytes_sent);
+}
+
+int main(void)
+{
+    const struct algorithm *a = catalog_find(COLIBRI_ALLTOALLV, "sloavx");
+    if (!a) {
+        printf("sloavx not in the catalog\n0 passed, 1 failed\n");
+        return 1;
+    }
+    test_layout_arithmetic();
+    int leader_of[64];
+    int s4x4[] = {4, 4, 4, 4}, s527[] = {5, 2, 7}, s1[] = {6}, s111[] = {1, 1, 1, 1, 1};
+    int s_big[] = {3, 1, 4, 1, 5, 9, 2};
+    run_case(a, "4x4", blocked(leader_of, s4x4, 4), leader_of);
+    run_case(a, "5,2,7", blocked(leader_of, s527, 3), leader_of);
+    run_case(a, "one node", blocked(leader_of, s1, 1), leader_of);
+    run_case(a, "one rank per node", blocked(leader_of, s111, 5), leader_of);
+    run_case(a, "3,1,4,1,5,9,2", blocked(leader_of, s_big, 7), leader_of);
+    int inter[7] = {0, 1, 2, 0, 1, 0, 2}; /* round-robin-ish placement */
+    run_case(a, "interleaved", 7, inter);
+    int single[1] = {0};
+    run_case(a, "p=1", 1, single);
+    test_rounds(a);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
