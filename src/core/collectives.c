@@ -44,8 +44,8 @@ static double agreed_density(struct comm_state *cs, const struct native_args *a,
         return e->density;
     }
     const int64_t cut = a->count / 4, k = sparse_count(o, input, a->count, cut);
-    double mine = k > cut ? 1 : (double)k / (double)a->count, all = 1;
-    if (PMPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, cs->comm) != MPI_SUCCESS)
+    double all = k > cut ? 1 : (double)k / (double)a->count;
+    if (exec_agree_max(cs, MPI_DOUBLE, &all) != MPI_SUCCESS)
         return 0;
     *e = (struct sparse_estimate){a->count, a->dt, a->op, all > 0 ? all : 1e-9, SPARSE_REUSE};
     return e->density;

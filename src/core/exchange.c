@@ -191,7 +191,8 @@ static int global_max_block(struct comm_state *cs, const int64_t *sc, const int6
         m = sc[j] > m ? sc[j] : m;
         m = rc[j] > m ? rc[j] : m;
     }
-    return PMPI_Allreduce(&m, out, 1, MPI_INT64_T, MPI_MAX, cs->comm);
+    *out = m;
+    return exec_agree_max(cs, MPI_INT64_T, out);
 }
 
 static bool wants_auto(colibri_coll coll, const char *requested)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../coll/algorithm.h"
 #include "runtime.h"
 
 
@@ -127,6 +128,32 @@ static int post_round(const struct coll_call *c, void *const buf[], const struct
             } while (done < op->count && rc == MPI_SUCCESS);
         }
     }
+    return rc;
+}
+
+int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value)
+{
+    struct coll_call c;
+    memset(&c, 0, sizeof c);
+    c.coll = COLIBRI_ALLREDUCE;
+    c.dt = dt;
+    int rc = dtinfo_init(dt, &c.dti);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    c.red = (struct reducer){MPI_MAX, dt, kernel_lookup(MPI_MAX, dt), true};
+    c.cs = cs;
+    c.sp.rank = cs->rank;
+    c.sp.size = cs->size;
+    c.sp.count = 1;
+    c.sp.elem_size = (size_t)c.dti.size;
+    c.sp.commutative = true;
+    c.sp.in_place = true;
+    c.sendbuf = c.recvbuf = value;
+    struct schedule s;
+    sched_init(&s);
+    rc = allreduce_recursive_doubling_build(&c.sp, &s) != 0 || s.oom ? MPI_ERR_NO_MEM
+                                                                      : exec_run(&c, &s);
+    sched_free(&s);
     return rc;
 }
 
