@@ -71,7 +71,7 @@ const struct algorithm catalog[] = {
         "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
         "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k radix (COLIBRI_RADIX, else tuned)"),
     ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
-        "(4 + D + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
+        "(4 + D + 1) a + (4 S + 4 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
         "as sloav with N for p (leaders' exchange of node-aggregated blocks), 4 node signal "
         "rounds, 2 p n local copies"),
 };

@@ -16,8 +16,9 @@
  *   2. Every rank copies its send blocks into the segment's send area, laid
  *      out by destination node, then destination rank, then local source
  *      rank: the block for node m is one contiguous node-aggregated block.
- *      A second barrier publishes them; blocks between ranks of the same
- *      node are then copied straight to their receive buffers.
+ *      The ranks then tell the leader their blocks are in (a fan-in); blocks
+ *      between ranks of the same node are copied straight to their receive
+ *      buffers once the leader's last signal says every block is in.
  *   3. The leader exchanges the aggregated blocks with the other leaders;
  *      the block from node n lands in the segment's receive area, laid out
  *      by local destination then source rank, and a signal from the leader
@@ -33,9 +34,10 @@
  * k the radix over nodes, S and M as in sloav.c but over N participants:
  * S = sum_d min(k-1, floor((N-1)/k^d)) sub-rounds, M = sum_d #{0 < i < N :
  * digit_d(i) != 0} aggregated blocks a leader forwards, each of L^2 n bytes):
- *     (4 + D + 1) a + (4 S + 6 (L-1)) o + M (L^2 n + 8) b,  D = ceil(log_k N)
- * 4 intra-node signal rounds (2 barriers, the leader's go, its delivery;
- * none when L = 1), then the leaders' exchange.  Local copies: every rank
+ *     (4 + D + 1) a + (4 S + 4 (L-1)) o + M (L^2 n + 8) b,  D = ceil(log_k N)
+ * 4 intra-node signal rounds (a barrier on the counts, the ranks telling
+ * the leader their blocks are in, the leader's delivery; none when L = 1),
+ * each costing the leader L-1 messages, then the leaders' exchange.  Local copies: every rank
  * copies its p blocks into the segment and out of it (2 p n); a leader
  * also packs what it forwards.  For N = k^D: S = D(k-1), M = D N (k-1)/k.
  */
@@ -131,6 +133,16 @@ static int64_t recv_pos(const struct sloavx *x, int s, int ld)
     return off;
 }
 
+/* Copies the blocks from ranks of this node straight out of the segment. */
+static void node_internal(struct sloavx *x, struct schedule *s)
+{
+    for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
+        int src = x->node_ranks[q];
+        sched_copy(s, BUF_SHM, send_pos(x, q - x->node_start[x->node], x->me), BUF_RECV, x->rd[src],
+                   x->rc[src]);
+    }
+}
+
 /* Stage 1: the node's counts are published; lay out the segment, publish
  * this rank's blocks, copy the node-internal ones.  Returns -1 when out of
  * memory. */
@@ -154,12 +166,13 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
     sched_round(s);
     to_leader(x, s);
     sched_round(s);
-    from_leader(x, s);
-    for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
-        int src = x->node_ranks[q];
-        sched_copy(s, BUF_SHM, send_pos(x, q - x->node_start[x->node], x->me), BUF_RECV, x->rd[src],
-                   x->rc[src]);
-    }
+    /* The leader has seen every rank's blocks land; the others learn it
+     * from the leader's last signal (deliver), which saves a fan-out here.
+     * Alone on its node a rank has no later signal: it waits here. */
+    if (x->n_nodes == 1)
+        from_leader(x, s);
+    if (x->n_nodes == 1 || x->li == 0)
+        node_internal(x, s);
     if (!x->bruck)
         return 0;
 
@@ -202,6 +215,8 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
 static void deliver(struct sloavx *x, struct schedule *s)
 {
     from_leader(x, s);
+    if (x->li != 0)
+        node_internal(x, s);
     for (int r = 0; r < x->p; r++)
         if (x->node_of[r] != x->node)
             sched_copy(s, BUF_SHM, recv_pos(x, r, x->li), BUF_RECV, x->rd[r], x->rc[r]);
@@ -301,6 +316,6 @@ double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_par
     /* The leader posts and completes metadata and data both ways per
      * sub-round, and 2 signals to and 1 from each of its L - 1 ranks. */
     int S = sloav_subrounds(N, k);
-    return (signals + D + 1) * m->alpha + (4.0 * S + 3 * 2 * (L - 1)) * m->o +
+    return (signals + D + 1) * m->alpha + (4.0 * S + 4 * (L - 1)) * m->o +
            (double)moved * (block + 8) * m->beta;
 }
