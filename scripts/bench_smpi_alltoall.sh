@@ -17,6 +17,7 @@
 #   LAYOUTS="1024x1" ...                     one layout
 #   LAYOUTS="256x1 16x16" FLAT=256x1 NODES=16x16 ...   the same at p = 256
 #   ONLY=<regex> ...                         only runs whose name matches
+#   SKIP=<regex> ...                         no run whose name matches
 #   FORCE=1 ...                              redo runs whose CSV exists
 #   JOBS=2 ...                               simulations at once (default 1)
 #   SIZES="-m 64 -M 512 -s 8" ...           block sizes (see below)
@@ -93,6 +94,7 @@ run() {
   shift
   local csv=$RUNS/$layout-$name.csv out=$RUNS/$layout-$name.txt
   if [ -n "${ONLY:-}" ] && ! [[ "$layout-$name" =~ $ONLY ]]; then return; fi
+  if [ -n "${SKIP:-}" ] && [[ "$layout-$name" =~ $SKIP ]]; then return; fi
   if [ -s "$csv" ] && [ -z "${FORCE:-}" ]; then return; fi
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
   (
@@ -144,8 +146,9 @@ merge() {
     local merged=$OUT/$layout-${coll/:/-}.csv
     {
       echo "coll,alg,p,bytes,usec,bound_usec,ran"
-      for f in "$RUNS/$layout"-*.csv; do
-        [ -e "$f" ] && tail -n +2 "$f"
+      # Newest run first: where two runs cover a size, the later one counts.
+      for f in $(ls -t "$RUNS/$layout"-*.csv 2>/dev/null); do
+        tail -n +2 "$f"
       done | awk -F, -v c="$coll" '$1 == c && !seen[$2 "," $4]++'
     } >"$merged"
     [ "$(wc -l <"$merged")" -gt 1 ] && echo "wrote $merged" || rm -f "$merged"
