@@ -16,6 +16,12 @@ struct cost_params {
     double alpha, beta, gamma, o;
 };
 
+/* How many ranks share one node's network link in the worst case: the
+ * node's ranks all send off-node at once in the exchanges that are not
+ * node-aware, so their bandwidth term is paid this many times over (1 when
+ * the layout is unknown, i.e. not needed by the selection). */
+int cost_link_share(const struct sched_params *p);
+
 /* Returns 0, or -1 when out of memory.  Builders assume the catalog's
  * restrictions hold; the selector guarantees it. */
 typedef int (*sched_build_fn)(const struct sched_params *p, struct schedule *s);

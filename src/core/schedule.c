@@ -1,6 +1,9 @@
 /* Schedule construction and dry-run accounting (no MPI). */
 #include "schedule.h"
 
+#include "../coll/algorithm.h"
+#include "../patterns/nodes.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,4 +174,10 @@ void sched_cost(const struct schedule *s, size_t elem_size, struct sched_cost *c
         }
         c->rounds += comm;
     }
+}
+
+int cost_link_share(const struct sched_params *p)
+{
+    const struct node_layout *l = p->layout;
+    return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
 }

@@ -43,6 +43,17 @@ static inline int node_layout_fill(int size, const int *leader_of, int *node_of,
     return n_nodes;
 }
 
+/* The most ranks on one node: node_start (n_nodes + 1 offsets) as
+ * node_layout_fill computes it. */
+static inline int node_max_ranks(int n_nodes, const int *node_start)
+{
+    int most = 0;
+    for (int n = 0; n < n_nodes; n++)
+        if (node_start[n + 1] - node_start[n] > most)
+            most = node_start[n + 1] - node_start[n];
+    return most;
+}
+
 /* Bytes of the per-call metadata a node-aware exchange keeps at the start
  * of the node's shared segment: every node rank's send and receive byte
  * counts to and from every rank (2 x node_size x size int64).  The runtime

@@ -63,13 +63,13 @@ const struct algorithm catalog[] = {
         "ceil((p-1)/W) a + (p-1)(2 o + c b), W = radix (32)"),
 
     ALG(alltoallv, COLIBRI_ALLTOALLV, linear, 0,
-        "a + (p-1)(2 o + c b), c largest block bytes"),
+        "a + (p-1)(2 o + L c b), c largest block bytes, L most ranks per node (their link is shared)"),
     ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0,
-        "(p-1)(a + 2 o + c b), c largest block bytes"),
+        "(p-1)(a + 2 o + L c b), c largest block bytes, L most ranks per node"),
     ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloav, 0,
-        "(D + 1) a + 4 S o + M (n + 8) b, D = ceil(log_k p), S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
+        "(D + 1) a + 4 S o + M (n + 8) L b, D = ceil(log_k p), S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
         "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
-        "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; k radix (COLIBRI_RADIX, else tuned)"),
+        "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; L most ranks per node; k radix (COLIBRI_RADIX, else tuned)"),
     ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
         "(4 + D + 1) a + (4 S + 4 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
         "as sloav with N for p (leaders' exchange of node-aggregated blocks), 4 node signal "

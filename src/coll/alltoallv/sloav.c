@@ -21,12 +21,14 @@
  * Cost (the k-1 sub-rounds of a digit share a round; the metadata of digit
  * d > 0 travels in the round of data d-1, only R1's is exposed; each
  * sub-round sends and receives a metadata and a data message, o each):
- *     (D + 1) a + 4 S o + (M n + 8 M) b
+ *     (D + 1) a + 4 S o + (M n + 8 M) L b
  * n the (largest) block size, D = ceil(log_k p) digits, S = sum_d
  * min(k-1, floor((p-1)/k^d)) the sub-rounds, M = sum_d #{0 < i < p :
  * digit_d(i) != 0} the blocks a rank forwards.  For p = k^D: S = D(k-1),
  * M = D p (k-1)/k; k = 2: S = lg p, M = p lg(p)/2; k = p: S = M = p-1
- * (direct exchange plus one metadata round).
+ * (direct exchange plus one metadata round).  L is the most ranks on one
+ * node when the layout is known: they all forward at once through the
+ * node's link (sloavx sends each byte off the node once instead).
  */
 #include <stdlib.h>
 
@@ -88,5 +90,6 @@ double alltoallv_sloav_cost(const struct sched_params *p, const struct cost_para
         moved += sloav_moving(size, k, sloav_weight(k, d));
     /* p->count: the largest block of any rank when selecting automatically. */
     double bytes = (double)moved * (double)(p->count + 8);
-    return (D + 1) * m->alpha + 4.0 * sloav_subrounds(size, k) * m->o + bytes * m->beta;
+    return (D + 1) * m->alpha + 4.0 * sloav_subrounds(size, k) * m->o +
+           bytes * m->beta * cost_link_share(p);
 }

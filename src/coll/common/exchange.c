@@ -71,5 +71,6 @@ int exchange_build(const struct sched_params *p, struct schedule *s, int window)
 double exchange_cost(const struct sched_params *p, const struct cost_params *m, int window)
 {
     int rounds = p->size > 1 ? (p->size - 2) / window + 1 : 0;
-    return rounds * m->alpha + (p->size - 1) * (2 * m->o + (double)p->count * m->beta);
+    return rounds * m->alpha +
+           (p->size - 1) * (2 * m->o + (double)p->count * m->beta * cost_link_share(p));
 }

@@ -26,9 +26,10 @@
 
 int exchange_build(const struct sched_params *p, struct schedule *s, int window);
 
-/* ceil((p-1)/window) a + (p-1)(2 o + c b), c = p->count: the latencies of
- * one round overlap, but the processor pays o for every message it sends
- * and receives, and every byte crosses the rank's link once. */
+/* ceil((p-1)/window) a + (p-1)(2 o + L c b), c = p->count: the latencies
+ * of one round overlap, but the processor pays o for every message it sends
+ * and receives, and every byte crosses the node's link once, shared by the
+ * L ranks of the node (cost_link_share). */
 double exchange_cost(const struct sched_params *p, const struct cost_params *m, int window);
 
 #endif
