@@ -143,11 +143,32 @@ int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void 
     return sparse_bytes(k, es);
 }
 
+static const unsigned char *cbits_of(const void *enc)
+{
+    return (const unsigned char *)enc + SPARSE_HDR;
+}
+
+static bool check_bitmap(const void *enc, int64_t bytes, size_t es, int64_t n)
+{
+    const int64_t *h = enc;
+    if (h[1] != (n | SPARSE_BITMAP) || h[0] < 0 || h[0] > n ||
+        sparse_bitmap_bytes(h[0], n, es) != bytes)
+        return false;
+    const unsigned char *bits = cbits_of(enc);
+    int64_t set = 0, nbytes = (n + 7) / 8;
+    for (int64_t i = 0; i < nbytes; i++)
+        set += __builtin_popcount(bits[i]);
+    /* no bit past n */
+    return set == h[0] && (n % 8 == 0 || (bits[nbytes - 1] >> (n % 8)) == 0);
+}
+
 bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n)
 {
     if (bytes < SPARSE_HDR)
         return false;
     const int64_t *h = enc;
+    if (h[1] & SPARSE_BITMAP)
+        return check_bitmap(enc, bytes, es, n);
     if (h[1] != n || h[0] < 0 || h[0] > n || sparse_bytes(h[0], es) != bytes)
         return false;
     const uint32_t *idx = cidx_of(enc);
@@ -155,6 +176,46 @@ bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n)
         if (idx[i] >= n || (i && idx[i] <= idx[i - 1]))
             return false;
     return true;
+}
+
+int64_t sparse_to_bitmap(const struct sparse_op *o, const void *pairs, void *out)
+{
+    const int64_t *h = pairs, nnz = h[0], n = h[1];
+    const uint32_t *idx = cidx_of(pairs);
+    unsigned char *bits = (unsigned char *)out + SPARSE_HDR;
+    const int64_t bm = sparse_pad16((n + 7) / 8);
+    memset(bits, 0, (size_t)bm);
+    for (int64_t i = 0; i < nnz; i++)
+        bits[idx[i] >> 3] |= (unsigned char)(1u << (idx[i] & 7));
+    int64_t *oh = out;
+    oh[0] = nnz;
+    oh[1] = n | SPARSE_BITMAP;
+    memcpy(bits + bm, cvals_of(pairs), (size_t)nnz * o->es);
+    return sparse_bitmap_bytes(nnz, n, o->es);
+}
+
+void sparse_from_bitmap(const struct sparse_op *o, const void *bm, void *out)
+{
+    const int64_t *h = bm, nnz = h[0], n = h[1] & ~SPARSE_BITMAP;
+    const unsigned char *bits = cbits_of(bm);
+    uint32_t *idx = idx_of(out);
+    int64_t k = 0;
+    /* a word at a time: at the densities where this form is chosen most
+     * words have bits, and each costs one ctz per present element */
+    for (int64_t w = 0; w * 64 < n; w++) {
+        uint64_t word = 0;
+        int64_t take = (n - w * 64 + 7) / 8;
+        for (int64_t b = 0; b < (take < 8 ? take : 8); b++) /* any byte order */
+            word |= (uint64_t)bits[w * 8 + b] << (8 * b);
+        while (word) {
+            idx[k++] = (uint32_t)(w * 64 + __builtin_ctzll(word));
+            word &= word - 1;
+        }
+    }
+    int64_t *oh = out;
+    oh[0] = nnz;
+    oh[1] = n;
+    memcpy(vals_of(out, nnz), bits + sparse_pad16((n + 7) / 8), (size_t)nnz * o->es);
 }
 
 static void fill_e(const struct sparse_op *o, void *dst, int64_t n)

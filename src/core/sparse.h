@@ -19,9 +19,16 @@
  * Encoded form (all offsets from the block's start, 16-byte aligned):
  *   int64 nnz, int64 n;  uint32 idx[nnz] (ascending, < n);  pad to 16;
  *   values[nnz] (elem_size bytes each).
+ * or, on the wire, when that is smaller (density above about 1/(4·8) =
+ * 3%: n/8 bytes of bitmap against 4 bytes per present element):
+ *   int64 nnz, int64 n | SPARSE_BITMAP;  bit i of byte i/8 set for each
+ *   present element, pad to 16;  values[nnz] in ascending index order.
+ * A running partial result is kept in the index form, whose merges walk
+ * present elements only; the bitmap form exists on the wire (Träff's
+ * choice of the smaller form per block and round).
  * A dense block is its n elements, nothing else: a receiver posts for the
  * dense size and tells the forms apart by the size that arrived, since the
- * sparse form is used only when it is strictly smaller.
+ * sparse forms are used only when strictly smaller, then by the header.
  */
 #ifndef COLIBRI_SPARSE_H
 #define COLIBRI_SPARSE_H
@@ -59,6 +66,32 @@ static inline int64_t sparse_bytes(int64_t nnz, size_t es)
     return SPARSE_HDR + sparse_pad16(4 * nnz) + nnz * (int64_t)es;
 }
 
+#define SPARSE_BITMAP ((int64_t)1 << 62)
+
+/* Bytes of the bitmap form of a block of n elements, nnz present. */
+static inline int64_t sparse_bitmap_bytes(int64_t nnz, int64_t n, size_t es)
+{
+    return SPARSE_HDR + sparse_pad16((n + 7) / 8) + nnz * (int64_t)es;
+}
+
+/* Bytes of the smaller sparse form. */
+static inline int64_t sparse_wire_bytes(int64_t nnz, int64_t n, size_t es)
+{
+    int64_t a = sparse_bytes(nnz, es), b = sparse_bitmap_bytes(nnz, n, es);
+    return a < b ? a : b;
+}
+
+static inline bool sparse_is_bitmap(const void *enc)
+{
+    return (((const int64_t *)enc)[1] & SPARSE_BITMAP) != 0;
+}
+
+/* The index-form block at `pairs` in bitmap form at out (out != pairs);
+ * returns its bytes. */
+int64_t sparse_to_bitmap(const struct sparse_op *o, const void *pairs, void *out);
+/* The bitmap-form block at bm in index form at out (out != bm). */
+void sparse_from_bitmap(const struct sparse_op *o, const void *bm, void *out);
+
 /* The most present elements for which the sparse form is smaller than the
  * dense one (-1: never, e.g. n too small or too large for 32-bit indices). */
 int64_t sparse_max_nnz(int64_t n, size_t es);
@@ -72,11 +105,12 @@ int64_t sparse_count(const struct sparse_op *o, const void *x, int64_t n, int64_
 int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void *out,
                       int64_t max_nnz, void *vals_scratch);
 
-/* nnz and n of an encoded block; false if `bytes` is not a valid encoding. */
+/* nnz and n of an encoded block (either form); false if `bytes` is not a
+ * valid encoding of a block of n elements. */
 bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n);
 static inline int64_t sparse_nnz(const void *enc) { return ((const int64_t *)enc)[0]; }
 
-/* dense[0..n) = the block encoded at enc. */
+/* dense[0..n) = the index-form block encoded at enc. */
 void sparse_decode(const struct sparse_op *o, const void *enc, void *dense);
 
 /* The four combinations, result = kernel(in, io) elementwise:

@@ -157,6 +157,28 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
               "%s: encoded size %lld", what, (long long)ba);
         sparse_decode(o, ea, tmp);
         check(memcmp(tmp, a, (size_t)n * es) == 0, "%s: decode(encode(a)) != a", what);
+        /* the wire's bitmap form: same block back, exact size, and a
+         * corrupted one (a bit past the values it carries) refused */
+        int64_t bm = sparse_to_bitmap(o, ea, out);
+        check(bm == sparse_bitmap_bytes(cnt_a, n, es) && sparse_is_bitmap(out) &&
+                  sparse_check(out, bm, es, n) && !sparse_check(out, bm, es, n + 1),
+              "%s: bitmap form of %lld bytes malformed", what, (long long)bm);
+        memset(scr, 0xa5, (size_t)ba);
+        sparse_from_bitmap(o, out, scr);
+        const int64_t at = SPARSE_HDR + sparse_pad16(4 * cnt_a); /* the values; pad between */
+        check(memcmp(scr, ea, SPARSE_HDR + 4 * (size_t)cnt_a) == 0 &&
+                  memcmp(scr + at, ea + at, (size_t)cnt_a * es) == 0,
+              "%s: bitmap form does not round-trip", what);
+        if (cnt_a < n) {
+            unsigned char *bits = out + SPARSE_HDR;
+            int64_t hole = 0;
+            while (bits[hole / 8] >> (hole % 8) & 1)
+                hole++;
+            bits[hole / 8] |= (unsigned char)(1u << (hole % 8));
+            check(!sparse_check(out, bm, es, n), "%s: bitmap with an extra bit accepted", what);
+        }
+        check(sparse_wire_bytes(cnt_a, n, es) <= ba && sparse_wire_bytes(cnt_a, n, es) <= bm,
+              "%s: wire bytes not the smaller form", what);
     }
     if (bb >= 0) {
         sparse_decode(o, eb, tmp);

@@ -31,14 +31,34 @@ static void account(const struct sp_state *st, int64_t sent)
         *st->o->bytes_saved += st->dense - sent;
 }
 
-/* Combines the received block with the partial, in the step's roles.
- * Returns -1 when what arrived is not a block of this call. */
-static int combine(struct sp_state *st, void *const buf[], bool recv_is_in, int64_t got)
+/* Validates the block that arrived (`got` bytes) and brings a bitmap-form
+ * block into index form, in place.  Returns its bytes in index form (the
+ * dense size for a dense block), or -1 when it is not a block of this call. */
+static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got)
 {
     const struct sparse_op *o = st->o;
-    const bool xs = got != st->dense;
-    if (xs && !sparse_check(area(st, buf, st->rx), got, o->es, st->n))
+    char *rx = area(st, buf, st->rx);
+    if (got == st->dense)
+        return got;
+    if (!sparse_check(rx, got, o->es, st->n))
         return -1;
+    if (!sparse_is_bitmap(rx))
+        return got;
+    /* A sender keeps a partial sparse only below max_nnz: more cannot be ours. */
+    const int64_t nnz = sparse_nnz(rx), bytes = sparse_bytes(nnz, o->es);
+    if (nnz > st->max_nnz)
+        return -1;
+    char *tmp = area(st, buf, 3);
+    sparse_from_bitmap(o, rx, tmp);
+    memcpy(rx, tmp, (size_t)bytes);
+    return bytes;
+}
+
+/* Combines the received block (sparse: `xs`) with the partial, in the
+ * step's roles. */
+static void combine(struct sp_state *st, void *const buf[], bool recv_is_in, bool xs)
+{
+    const struct sparse_op *o = st->o;
     const int third = 3 - st->acc - st->rx;
     const int in_a = recv_is_in ? st->rx : st->acc, io_a = recv_is_in ? st->acc : st->rx;
     const bool ins = recv_is_in ? xs : st->acc_sparse, ios = recv_is_in ? st->acc_sparse : xs;
@@ -59,7 +79,7 @@ static int combine(struct sp_state *st, void *const buf[], bool recv_is_in, int6
         if (b >= 0) { /* still sparse */
             st->acc_sparse = true;
             st->acc_bytes = b;
-            return 0;
+            return;
         }
         /* filled in: from here on the partial is dense */
         sparse_decode(o, io, z);
@@ -67,7 +87,6 @@ static int combine(struct sp_state *st, void *const buf[], bool recv_is_in, int6
     }
     st->acc_sparse = false;
     st->acc_bytes = st->dense;
-    return 0;
 }
 
 static int resume(struct schedule *s, void *const buf[])
@@ -86,15 +105,15 @@ static int resume(struct schedule *s, void *const buf[])
         st->pc = 0;
     } else if (st->rx >= 0) {
         const struct sparse_step *prev = &st->steps[st->pc - 1];
-        int64_t got = s->ops[st->rx_op].count;
+        int64_t got = unpack(st, buf, s->ops[st->rx_op].count);
+        if (got < 0)
+            return -1;
         if (prev->kind == SP_RECV_REPLACE) {
-            if (got != st->dense && !sparse_check(area(st, buf, st->rx), got, o->es, st->n))
-                return -1;
             st->acc = st->rx;
             st->acc_sparse = got != st->dense;
             st->acc_bytes = got;
-        } else if (combine(st, buf, prev->recv_is_in, got) != 0) {
-            return -1;
+        } else {
+            combine(st, buf, prev->recv_is_in, got != st->dense);
         }
         st->rx = -1;
     }
@@ -110,8 +129,16 @@ static int resume(struct schedule *s, void *const buf[])
     }
     const struct sparse_step *step = &st->steps[st->pc++];
     if (step->kind == SP_EXCH || step->kind == SP_SEND) {
-        sched_send_bytes(s, step->peer, BUF_TMP, st->acc * st->area, st->acc_bytes);
-        account(st, st->acc_bytes);
+        int64_t at = st->acc * st->area, bytes = st->acc_bytes;
+        if (st->acc_sparse &&
+            sparse_bitmap_bytes(sparse_nnz(area(st, buf, st->acc)), st->n, o->es) < bytes) {
+            /* the area neither the partial nor this round's receive uses */
+            const int spare = (st->acc + 2) % 3;
+            bytes = sparse_to_bitmap(o, area(st, buf, st->acc), area(st, buf, spare));
+            at = spare * st->area;
+        }
+        sched_send_bytes(s, step->peer, BUF_TMP, at, bytes);
+        account(st, bytes);
     }
     if (step->kind != SP_SEND) {
         st->rx = (st->acc + 1) % 3;
@@ -151,7 +178,8 @@ double sparse_model_bytes(const struct sched_params *p, double merged)
     if (!p->sparse || p->density <= 0)
         return dense;
     const double d = 1 - pow(1 - fmin(p->density, 1), merged), k = d * (double)p->count;
-    return fmin(dense, SPARSE_HDR + 4 * k + k * (double)p->elem_size);
+    const double index = 4 * k, bitmap = (double)p->count / 8;
+    return fmin(dense, SPARSE_HDR + fmin(index, bitmap) + k * (double)p->elem_size);
 }
 
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m)

@@ -5,7 +5,8 @@
  *
  * Who talks to whom is known at build time (the step list, pure index
  * arithmetic of the dense algorithm); what travels is not: each block goes
- * in whichever form is smaller when it is sent, the receiver posts for the
+ * in whichever form is smallest when it is sent (dense, index/value pairs,
+ * or bitmap and values, core/sparse.h), the receiver posts for the
  * dense size and learns the form from the size that arrived (SOP_UPTO), and
  * the resume function combines before emitting the next round.  Every
  * combination keeps the dense algorithm's operand roles (which block is the
