@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Markdown tables of the sparse allreduce sweep (scripts/bench_sparse.sh).
+
+    scripts/sparse_tables.py [--update docs/sparse.md] CSV...
+
+Per CSV and position pattern (random, clustered): one row per vector size
+with colibri's dense algorithm and its time, then for every density the
+speed-up of the forced sparse algorithm and of auto over dense
+("sparse / auto"), and the native allreduce at d = 100%.  With --update
+the tables of each CSV replace what lies between
+"<!-- sparse-tables:NAME:begin -->" and "<!-- sparse-tables:NAME:end -->",
+NAME the CSV's file name without ".csv"; otherwise they go to stdout.
+"""
+import argparse
+import collections
+import csv
+import os
+import sys
+
+
+def human(b):
+    for unit, f in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= f and b % f == 0:
+            return f"{b // f} {unit}"
+    return f"{b} B"
+
+
+def pct(d):
+    return f"{float(d) * 100:g}%"
+
+
+def tables(path):
+    t = collections.defaultdict(dict)   # (positions, bytes, density) -> alg -> (usec, ran)
+    for r in csv.DictReader(open(path)):
+        t[(r["positions"], int(r["bytes"]), r["density"])][r["alg"]] = (float(r["usec"]), r["ran"])
+    out = []
+    for pos in sorted({k[0] for k in t}, key=lambda x: x != "random"):
+        dens = sorted({k[2] for k in t if k[0] == pos}, key=float, reverse=True)
+        sizes = sorted({k[1] for k in t if k[0] == pos})
+        out.append(f"{pos} positions: dense time (µs) and speed-up of sparse / auto over it\n")
+        out.append("| size | dense alg | dense µs | " + " | ".join(f"d={pct(d)}" for d in dens) +
+                   " | native µs (d=100%) |")
+        out.append("|---" * (len(dens) + 4) + "|")
+        for b in sizes:
+            ref = next((t[(pos, b, d)]["dense"] for d in dens if "dense" in t[(pos, b, d)]), None)
+            if not ref:
+                continue
+            cells = []
+            for d in dens:
+                row = t.get((pos, b, d), {})
+                dense = row.get("dense", ref)[0]
+                sp = f"{dense / row['sparse'][0]:.2f}" if "sparse" in row else "–"
+                au = f"{dense / row['auto'][0]:.2f}" if "auto" in row else "–"
+                cells.append(f"{sp} / {au}")
+            nat = t.get((pos, b, "1"), {}).get("native")
+            out.append(f"| {human(b)} | {ref[1]} | {ref[0]:.1f} | " + " | ".join(cells) +
+                       (f" | {nat[0]:.1f} |" if nat else " | – |"))
+        out.append("")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--update")
+    ap.add_argument("csv", nargs="+")
+    args = ap.parse_args()
+    text = open(args.update).read() if args.update else None
+    for path in args.csv:
+        md = tables(path)
+        if text is None:
+            print(md)
+            continue
+        name = os.path.basename(path)[:-4]
+        begin, end = f"<!-- sparse-tables:{name}:begin -->", f"<!-- sparse-tables:{name}:end -->"
+        if begin not in text or end not in text:
+            sys.exit(f"{args.update} has no '{begin}' ... '{end}' section")
+        head, rest = text.split(begin, 1)
+        text = head + begin + "\n\n" + md + "\n" + end + rest.split(end, 1)[1]
+    if text is not None:
+        with open(args.update, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
