@@ -52,7 +52,9 @@ def tables(path):
                 sp = f"{dense / row['sparse'][0]:.2f}" if "sparse" in row else "–"
                 au = f"{dense / row['auto'][0]:.2f}" if "auto" in row else "–"
                 cells.append(f"{sp} / {au}")
-            nat = t.get((pos, b, "1"), {}).get("native")
+            # the sweep runs d = 100% once (its positions do not matter)
+            nat = next((t[k]["native"] for k in ((pos, b, "1"), ("random", b, "1"))
+                        if "native" in t.get(k, {})), None)
             out.append(f"| {human(b)} | {ref[1]} | {ref[0]:.1f} | " + " | ".join(cells) +
                        (f" | {nat[0]:.1f} |" if nat else " | – |"))
         out.append("")
