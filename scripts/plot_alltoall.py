@@ -25,7 +25,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot_bench as pb  # noqa: E402  (a sibling script, not a package)
 
 SLOAV_BAR = 0.136
-LAYOUT_WORDS = {"1024x1": "1024 hosts x 1 rank", "64x16": "64 hosts x 16 ranks"}
+
+
+def layout_words(layout):
+    """'64x16' -> '64 hosts x 16 ranks'."""
+    m = re.match(r"(\d+)x(\d+)$", layout)
+    if not m:
+        return layout
+    hosts, per = int(m.group(1)), int(m.group(2))
+    return f"{hosts} host{'s' * (hosts > 1)} x {per} rank{'s' * (per > 1)}"
 
 
 class Data(pb.Data):
@@ -36,7 +44,7 @@ class Data(pb.Data):
 
     def title(self):
         return (f"{self.coll}, SimGrid SMPI, {self.p} ranks as "
-                f"{LAYOUT_WORDS.get(self.layout, self.layout)}, 1 µs / 100 Gb/s cluster "
+                f"{layout_words(self.layout)}, 1 µs / 100 Gb/s cluster "
                 "(simulated time)")
 
 
@@ -50,12 +58,9 @@ def ratio_cell(num, den, bar=None):
 
 
 def issue_table(datas):
-    """The issue's two questions, at the smallest size of every alltoallv file."""
+    """The issue's two questions, at every size of every alltoallv file."""
     rows = []
-    for d in datas:
-        if not d.coll.startswith("alltoallv") or not d.sizes:
-            continue
-        b = d.sizes[0]
+    for d, b in ((d, b) for d in datas if d.coll.startswith("alltoallv") for b in d.sizes):
         t = {a: d.t[a].get(b) for a in ("linear", "sloav", "sloavx", "auto")}
         tb, ab = d.best(d.baselines, b)
         rows.append([d.layout, d.coll.split(":", 1)[-1], pb.human_bytes(b),
@@ -121,7 +126,7 @@ def markdown(datas, plots_rel, log):
     parts = ["### The issue's bar\n",
              "SLOAV against linear alltoallv (bar: ≤ 0.136 at 8 B on 1024 ranks), SLOAVx "
              "against SLOAV (bar: below 1 with 16 ranks per host), and auto against the best "
-             "SMPI built-in, at the smallest block of each alltoallv run.\n",
+             "SMPI built-in, at every block size of each alltoallv run.\n",
              issue_table(datas) + "\n"]
     for d in datas:
         parts.append(f"### {d.title()}\n")
@@ -149,9 +154,10 @@ def main():
     datas = [d for d in (Data(p) for p in paths) if d.sizes]
     if not datas:
         sys.exit(f"no merged CSVs in {args.data} (run scripts/bench_smpi_alltoall.sh)")
-    # alltoallv before alltoall, uniform before skewed, 1024x1 before 64x16.
+    # alltoallv before alltoall, uniform before skewed, larger p first, one
+    # rank per host before several.
     datas.sort(key=lambda d: (not d.coll.startswith("alltoallv"), d.coll != "alltoallv:uniform",
-                              d.coll, d.layout != "1024x1"))
+                              d.coll, -d.p, not d.layout.endswith("x1")))
     plots_rel = None
     try:
         import matplotlib
