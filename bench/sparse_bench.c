@@ -4,7 +4,8 @@
  *   sparse-bench [-m min_bytes] [-M max_bytes] [-i iters] [-d d1,d2,...] [-o out.csv]
  *
  * For every size (doubling) and density, on MPI_DOUBLE / MPI_SUM, it times
- *   sparse  colibri's sparse_recursive_doubling, forced;
+ *   sparse-rd   colibri's sparse_recursive_doubling, forced;
+ *   sparse-rab  colibri's sparse_rabenseifner, forced;
  *   auto    colibri's automatic choice (agreed density estimate, see
  *           collectives.c), after one untimed call that makes the estimate
  *           (colibri_sparse_hint(comm, 0) first: the data changed);
@@ -92,11 +93,12 @@ int main(int argc, char **argv)
                 if (d >= 1 && cl)
                     continue;
                 fill(x, n, d, cl, rank);
-                const char *algs[] = {"dense", "sparse", "auto", "native"};
+                const char *algs[] = {"dense", "sparse-rd", "sparse-rab", "auto", "native"};
                 const char *dense = colibri_select(COLIBRI_ALLREDUCE, p, n, 8, 1);
-                for (int a = 0; a < 4; a++) {
-                    const char *name = a == 0 ? dense : a == 1 ? "sparse_recursive_doubling"
-                                                              : a == 2 ? "auto" : NULL;
+                const char *names[] = {dense, "sparse_recursive_doubling", "sparse_rabenseifner",
+                                       "auto", NULL};
+                for (int a = 0; a < 5; a++) {
+                    const char *name = names[a];
                     long long saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
                     colibri_sparse_hint(MPI_COMM_WORLD, 0);
                     for (int it = -1; it < iters; it++) {

@@ -5,8 +5,8 @@
 
 Per CSV and position pattern (random, clustered): one row per vector size
 with colibri's dense algorithm and its time, then for every density the
-speed-up of the forced sparse algorithm and of auto over dense
-("sparse / auto"), and the native allreduce at d = 100%.  With --update
+speed-up of the two forced sparse algorithms and of auto over dense
+("recursive doubling / Rabenseifner / auto"), and the native allreduce at d = 100%.  With --update
 the tables of each CSV replace what lies between
 "<!-- sparse-tables:NAME:begin -->" and "<!-- sparse-tables:NAME:end -->",
 NAME the CSV's file name without ".csv"; otherwise they go to stdout.
@@ -37,7 +37,8 @@ def tables(path):
     for pos in sorted({k[0] for k in t}, key=lambda x: x != "random"):
         dens = sorted({k[2] for k in t if k[0] == pos}, key=float, reverse=True)
         sizes = sorted({k[1] for k in t if k[0] == pos})
-        out.append(f"{pos} positions: dense time (µs) and speed-up of sparse / auto over it\n")
+        out.append(f"{pos} positions: dense time (µs) and speed-up over it of "
+                   "sparse_recursive_doubling / sparse_rabenseifner / auto\n")
         out.append("| size | dense alg | dense µs | " + " | ".join(f"d={pct(d)}" for d in dens) +
                    " | native µs (d=100%) |")
         out.append("|---" * (len(dens) + 4) + "|")
@@ -49,9 +50,8 @@ def tables(path):
             for d in dens:
                 row = t.get((pos, b, d), {})
                 dense = row.get("dense", ref)[0]
-                sp = f"{dense / row['sparse'][0]:.2f}" if "sparse" in row else "–"
-                au = f"{dense / row['auto'][0]:.2f}" if "auto" in row else "–"
-                cells.append(f"{sp} / {au}")
+                cells.append(" / ".join(f"{dense / row[a][0]:.2f}" if a in row else "–"
+                                        for a in ("sparse-rd", "sparse-rab", "auto")))
             # the sweep runs d = 100% once (its positions do not matter)
             nat = next((t[k]["native"] for k in ((pos, b, "1"), ("random", b, "1"))
                         if "native" in t.get(k, {})), None)

@@ -40,6 +40,7 @@ DECLARE_ALGORITHM(allreduce, ring);
 DECLARE_ALGORITHM(allreduce, reduce_bcast);
 DECLARE_ALGORITHM(allreduce, knomial);
 DECLARE_ALGORITHM(allreduce, sparse_recursive_doubling);
+DECLARE_ALGORITHM(allreduce, sparse_rabenseifner);
 
 DECLARE_ALGORITHM(reduce, binomial);
 DECLARE_ALGORITHM(reduce, ordered_binomial);

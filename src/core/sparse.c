@@ -349,3 +349,59 @@ int64_t sparse_merge_ss(const struct sparse_op *o, const void *in, const void *i
     h[1] = ((const int64_t *)in)[1];
     return sparse_bytes(k, es);
 }
+
+/* First index of the ascending idx[0..k) that is >= x. */
+static int64_t lower_bound(const uint32_t *idx, int64_t k, int64_t x)
+{
+    int64_t a = 0, b = k;
+    while (a < b) {
+        int64_t m = a + (b - a) / 2;
+        if ((int64_t)idx[m] < x)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
+int64_t sparse_slice_nnz(const void *enc, int64_t lo, int64_t len)
+{
+    const int64_t k = sparse_nnz(enc);
+    const uint32_t *idx = cidx_of(enc);
+    return lower_bound(idx, k, lo + len) - lower_bound(idx, k, lo);
+}
+
+int64_t sparse_slice(const struct sparse_op *o, const void *enc, int64_t lo, int64_t len,
+                     void *out)
+{
+    const int64_t k = sparse_nnz(enc);
+    const uint32_t *idx = cidx_of(enc);
+    const int64_t a = lower_bound(idx, k, lo), nnz = lower_bound(idx, k, lo + len) - a;
+    int64_t *h = out;
+    h[0] = nnz;
+    h[1] = len;
+    uint32_t *oi = idx_of(out);
+    for (int64_t i = 0; i < nnz; i++)
+        oi[i] = (uint32_t)(idx[a + i] - lo);
+    memcpy(vals_of(out, nnz), cvals_of(enc) + a * (int64_t)o->es, (size_t)(nnz * (int64_t)o->es));
+    return sparse_bytes(nnz, o->es);
+}
+
+int64_t sparse_concat(const struct sparse_op *o, const void *a, int64_t na, const void *b,
+                      int64_t nb, void *out)
+{
+    const int64_t ka = sparse_nnz(a), kb = sparse_nnz(b), nnz = ka + kb;
+    int64_t *h = out;
+    h[0] = nnz;
+    h[1] = na + nb;
+    uint32_t *oi = idx_of(out);
+    memcpy(oi, cidx_of(a), (size_t)ka * 4);
+    const uint32_t *bi = cidx_of(b);
+    for (int64_t i = 0; i < kb; i++)
+        oi[ka + i] = (uint32_t)(bi[i] + na);
+    char *ov = vals_of(out, nnz);
+    const size_t es = o->es;
+    memcpy(ov, cvals_of(a), (size_t)ka * es);
+    memcpy(ov + ka * (int64_t)es, cvals_of(b), (size_t)kb * es);
+    return sparse_bytes(nnz, es);
+}

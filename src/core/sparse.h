@@ -113,6 +113,19 @@ static inline int64_t sparse_nnz(const void *enc) { return ((const int64_t *)enc
 /* dense[0..n) = the index-form block encoded at enc. */
 void sparse_decode(const struct sparse_op *o, const void *enc, void *dense);
 
+/* Range operations of the reduce-scatter/allgather forms, on index-form
+ * blocks.  sparse_slice: elements [lo, lo+len) of enc, rebased to 0, at out
+ * (out != enc); returns its bytes (its nnz may exceed what pays for len
+ * elements: the caller decides the form).  sparse_slice_nnz: how many
+ * present elements that slice holds.  sparse_concat: block a of na
+ * elements followed by block b, as one index-form block at out (out != a,
+ * b); returns its bytes. */
+int64_t sparse_slice_nnz(const void *enc, int64_t lo, int64_t len);
+int64_t sparse_slice(const struct sparse_op *o, const void *enc, int64_t lo, int64_t len,
+                     void *out);
+int64_t sparse_concat(const struct sparse_op *o, const void *a, int64_t na, const void *b,
+                      int64_t nb, void *out);
+
 /* The four combinations, result = kernel(in, io) elementwise:
  * sparse in into dense io (in place; scratch: nnz(in)*es bytes);
  * dense in with sparse io into dense out (out != in);

@@ -28,6 +28,9 @@ const struct algorithm catalog[] = {
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_recursive_doubling, R_NEUTRAL,
         "sum_{i<lg p'} (a + B(2^i p/p')(b + g)) + n g [+ 2 a + (B(1) + B(p)) b + B(1) g fold], "
         "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
+    ALG(allreduce, COLIBRI_ALLREDUCE, sparse_rabenseifner, R_NEUTRAL,
+        "2 lg p' a + sum_{s<lg p'} B(2^s p/p')/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g "
+        "[+ 2 a + (B(1) + B(p)) b + B(1) g fold], B(m) as sparse_recursive_doubling"),
 
     ALG(reduce, COLIBRI_REDUCE, binomial, R_COMMUTATIVE,
         "ceil(lg p)(a + n b + n g)"),

@@ -3,8 +3,10 @@
 /*
  * Sparse reductions against colibri's dense algorithm with the same
  * reduction order, bit for bit:
- *  - allreduce sparse_recursive_doubling vs recursive_doubling, reduce
- *    sparse_binomial vs binomial at every root;
+ *  - allreduce sparse_recursive_doubling vs recursive_doubling and
+ *    sparse_rabenseifner vs rabenseifner (lengths below, at and above the
+ *    process count: empty ranges too), reduce sparse_binomial vs binomial
+ *    at every root;
  *  - every predefined op with a neutral element x a type of every kind
  *    (integers of each width and signedness, reals, long double, complex,
  *    bool, byte);
@@ -16,7 +18,8 @@
  *    chooses a sparse algorithm by itself and matches the dense result;
  *    on dense data it does not;
  *  - bytes: at density 0 every block is a 16-byte header, so the bytes
- *    saved are exactly (dense - 16) per message sent; at 25% in the same
+ *    saved are exactly (dense - 16) per message sent (recursive doubling:
+ *    whole vectors; Rabenseifner: halves, quarters, ... and back); at 25% in the same
  *    places on every rank each block is a bitmap; never negative.
  */
 #include <math.h>
@@ -134,6 +137,8 @@ static void make(const struct type *t, const struct sparse_op *o, unsigned char 
 }
 
 static const double densities[] = {0, -1, 0.001, 0.01, 0.1, 0.5, 1};
+static const char *const allreduce_pairs[2][2] = {
+    {"sparse_recursive_doubling", "recursive_doubling"}, {"sparse_rabenseifner", "rabenseifner"}};
 
 /* One case on comm: every density, both position kinds, in place or not. */
 static void sweep(MPI_Comm comm, const char *cname, const struct type *t, MPI_Op op,
@@ -153,27 +158,29 @@ static void sweep(MPI_Comm comm, const char *cname, const struct type *t, MPI_Op
                 rng = 0x9e3779b97f4a7c15ull * (uint64_t)(rank + 1) + di * 7919 + (uint64_t)cl * 31 +
                       (uint64_t)n;
                 make(t, &o, in, n, densities[di], cl);
-                /* allreduce */
-                memcpy(a, in, bytes);
-                memcpy(b, in, bytes);
-                int rc1 = colibri_allreduce(ip ? MPI_IN_PLACE : in, a, n, t->dt, op, comm,
-                                            "sparse_recursive_doubling");
-                const char *last = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
-                int rc2 = colibri_allreduce(ip ? MPI_IN_PLACE : in, b, n, t->dt, op, comm,
-                                            "recursive_doubling");
-                record(comm, rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS && memcmp(a, b, bytes) == 0 &&
-                                 last && strcmp(last, "sparse_recursive_doubling") == 0,
-                       "allreduce %s %s %s n=%lld d=%g%s%s: rc %d/%d, %s", cname, t->name, oname,
-                       (long long)n, densities[di], cl ? " clustered" : "", ip ? " in place" : "",
-                       rc1, rc2, memcmp(a, b, bytes) ? "differs from dense" : "last algorithm");
+                /* allreduce: each sparse algorithm against its dense twin */
+                for (int k = 0; k < 2; k++) {
+                    const char *sa = allreduce_pairs[k][0], *da = allreduce_pairs[k][1];
+                    memcpy(a, in, bytes);
+                    memcpy(b, in, bytes);
+                    int rc1 = colibri_allreduce(ip ? MPI_IN_PLACE : in, a, n, t->dt, op, comm, sa);
+                    const char *last = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+                    int rc2 = colibri_allreduce(ip ? MPI_IN_PLACE : in, b, n, t->dt, op, comm, da);
+                    record(comm, rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS &&
+                                     memcmp(a, b, bytes) == 0 && last && strcmp(last, sa) == 0,
+                           "allreduce %s %s %s %s n=%lld d=%g%s%s: rc %d/%d, %s", sa, cname,
+                           t->name, oname, (long long)n, densities[di], cl ? " clustered" : "",
+                           ip ? " in place" : "", rc1, rc2,
+                           memcmp(a, b, bytes) ? "differs from dense" : "last algorithm");
+                }
                 /* reduce */
                 for (int root = 0; root < p; root += every_root ? 1 : (p > 1 ? p - 1 : 1)) {
                     const bool inpl = ip && rank == root;
                     memcpy(a, in, bytes);
                     memcpy(b, in, bytes);
-                    rc1 = colibri_reduce(inpl ? MPI_IN_PLACE : in, a, n, t->dt, op, root, comm,
+                    int rc1 = colibri_reduce(inpl ? MPI_IN_PLACE : in, a, n, t->dt, op, root, comm,
                                          "sparse_binomial");
-                    rc2 = colibri_reduce(inpl ? MPI_IN_PLACE : in, b, n, t->dt, op, root, comm,
+                    int rc2 = colibri_reduce(inpl ? MPI_IN_PLACE : in, b, n, t->dt, op, root, comm,
                                          "binomial");
                     bool same = rank != root || memcmp(a, b, bytes) == 0;
                     record(comm, rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS && same,
@@ -202,6 +209,17 @@ static void bytes_check(MPI_Comm comm)
     long long sends = (newrank >= 0 ? floor_log2(p) : 0) + (rank < 2 * rem);
     record(comm, saved == sends * (n * 8 - 16), "allreduce d=0: saved %lld bytes, expected %lld",
            saved, sends * (n * 8 - 16));
+    /* Rabenseifner: the halving sends n/2 + ... + n/p' and the allgather
+     * the same back (n = 4096 divides evenly); the fold moves whole vectors */
+    before = colibri_sparse_bytes_saved(comm);
+    colibri_allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, comm, "sparse_rabenseifner");
+    saved = colibri_sparse_bytes_saved(comm) - before;
+    const long long hv = newrank >= 0 ? 2 * (n - n / pof2) : 0,
+                    hv_msgs = newrank >= 0 ? 2 * floor_log2(p) : 0,
+                    fold = rank < 2 * rem ? n : 0;
+    record(comm, saved == (hv + fold) * 8 - 16 * (hv_msgs + (rank < 2 * rem)),
+           "rabenseifner d=0: saved %lld bytes, expected %lld", saved,
+           (hv + fold) * 8 - 16 * (hv_msgs + (rank < 2 * rem)));
     /* dense data: nothing saved, nothing lost */
     for (int64_t i = 0; i < n; i++)
         x[i] = i + 1;
@@ -246,7 +264,7 @@ static void dropin_check(MPI_Comm comm)
     MPI_Allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, comm);
     const char *last = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
     colibri_allreduce(x, z, n, MPI_DOUBLE, MPI_SUM, comm, "recursive_doubling");
-    record(comm, p == 1 || (last && strcmp(last, "sparse_recursive_doubling") == 0),
+    record(comm, p == 1 || (last && strncmp(last, "sparse_", 7) == 0),
            "drop-in allreduce at 0.1%%: ran '%s'", last ? last : "(null)");
     record(comm, memcmp(y, z, (size_t)n * sizeof *y) == 0, "drop-in allreduce differs from dense");
     MPI_Reduce(x, y, n, MPI_DOUBLE, MPI_SUM, p - 1, comm);

@@ -179,6 +179,27 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
         }
         check(sparse_wire_bytes(cnt_a, n, es) <= ba && sparse_wire_bytes(cnt_a, n, es) <= bm,
               "%s: wire bytes not the smaller form", what);
+        /* ranges: a cut anywhere gives the dense elements of its range, and
+         * the two pieces joined give the block back, byte for byte */
+        const int64_t cut = n > 1 ? (int64_t)(next() % (uint64_t)(n + 1)) : n;
+        unsigned char *lo = malloc(dense + 64), *hi = malloc(dense + 64);
+        const int64_t bl = sparse_slice(o, ea, 0, cut, lo), bh = sparse_slice(o, ea, cut, n - cut, hi);
+        bool ok = sparse_check(lo, bl, es, cut) && sparse_check(hi, bh, es, n - cut) &&
+                  sparse_nnz(lo) == sparse_slice_nnz(ea, 0, cut) &&
+                  sparse_nnz(lo) + sparse_nnz(hi) == cnt_a;
+        if (ok) {
+            sparse_decode(o, lo, tmp);
+            sparse_decode(o, hi, tmp + cut * (int64_t)es);
+            ok = memcmp(tmp, a, (size_t)n * es) == 0;
+        }
+        check(ok, "%s: slices at %lld malformed or wrong", what, (long long)cut);
+        memset(out, 0x5a, 2 * dense + 64);
+        const int64_t bj = sparse_concat(o, lo, cut, hi, n - cut, out);
+        check(bj == ba && memcmp(out, ea, SPARSE_HDR + 4 * (size_t)cnt_a) == 0 &&
+                  memcmp(out + SPARSE_HDR + sparse_pad16(4 * cnt_a),
+                         ea + SPARSE_HDR + sparse_pad16(4 * cnt_a), (size_t)cnt_a * es) == 0,
+              "%s: slices at %lld do not join back", what, (long long)cut);
+        free(lo), free(hi);
     }
     if (bb >= 0) {
         sparse_decode(o, eb, tmp);

@@ -34,18 +34,18 @@ int allreduce_sparse_recursive_doubling_build(const struct sched_params *p, stru
     int n = 0;
     if (rank < 2 * rem) {
         if (newrank < 0)
-            steps[n++] = (struct sparse_step){SP_SEND, true, rank + 1};
+            steps[n++] = (struct sparse_step){.kind = SP_SEND, .recv_is_in = true, .peer = rank + 1};
         else
-            steps[n++] = (struct sparse_step){SP_RECV_COMBINE, true, rank - 1};
+            steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true, .peer = rank - 1};
     }
     if (newrank >= 0)
         for (int mask = 1; mask < pof2; mask <<= 1)
-            steps[n++] = (struct sparse_step){SP_EXCH, true, fold_oldrank(newrank ^ mask, size)};
+            steps[n++] = (struct sparse_step){.kind = SP_EXCH, .recv_is_in = true, .peer = fold_oldrank(newrank ^ mask, size)};
     if (rank < 2 * rem) {
         if (newrank < 0)
-            steps[n++] = (struct sparse_step){SP_RECV_REPLACE, true, rank + 1};
+            steps[n++] = (struct sparse_step){.kind = SP_RECV_REPLACE, .recv_is_in = true, .peer = rank + 1};
         else
-            steps[n++] = (struct sparse_step){SP_SEND, true, rank - 1};
+            steps[n++] = (struct sparse_step){.kind = SP_SEND, .recv_is_in = true, .peer = rank - 1};
     }
     return sparse_acc_build(p, s, steps, n, true);
 }

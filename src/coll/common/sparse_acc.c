@@ -9,7 +9,9 @@
 
 struct sp_state {
     const struct sparse_op *o;
-    int64_t n, dense, area, max_nnz;
+    int64_t lo, n;    /* the elements [lo, lo+n) the partial covers */
+    int64_t dense, max_nnz; /* its dense bytes, most present elements that pay */
+    int64_t area;     /* bytes of one scratch area: the whole vector's dense size */
     int acc;          /* area holding the partial */
     bool acc_sparse;
     int64_t acc_bytes;
@@ -25,28 +27,37 @@ static char *area(const struct sp_state *st, void *const buf[], int a)
     return (char *)buf[BUF_TMP] + (int64_t)a * st->area;
 }
 
-static void account(const struct sp_state *st, int64_t sent)
+static void set_range(struct sp_state *st, int64_t lo, int64_t n)
 {
-    if (st->o->bytes_saved)
-        *st->o->bytes_saved += st->dense - sent;
+    st->lo = lo;
+    st->n = n;
+    st->dense = n * (int64_t)st->o->es;
+    st->max_nnz = sparse_max_nnz(n, st->o->es);
 }
 
-/* Validates the block that arrived (`got` bytes) and brings a bitmap-form
- * block into index form, in place.  Returns its bytes in index form (the
- * dense size for a dense block), or -1 when it is not a block of this call. */
-static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got)
+static void account(const struct sp_state *st, int64_t dense, int64_t sent)
+{
+    if (st->o->bytes_saved)
+        *st->o->bytes_saved += dense - sent;
+}
+
+/* Validates the block of n elements that arrived (`got` bytes) and brings a
+ * bitmap-form block into index form, in place.  Returns its bytes in index
+ * form (the dense size for a dense block), or -1 when it is not a block of
+ * this call. */
+static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got, int64_t n)
 {
     const struct sparse_op *o = st->o;
     char *rx = area(st, buf, st->rx);
-    if (got == st->dense)
+    if (got == n * (int64_t)o->es)
         return got;
-    if (!sparse_check(rx, got, o->es, st->n))
+    if (!sparse_check(rx, got, o->es, n))
         return -1;
     if (!sparse_is_bitmap(rx))
         return got;
-    /* A sender keeps a partial sparse only below max_nnz: more cannot be ours. */
+    /* A sender keeps a block sparse only below max_nnz: more cannot be ours. */
     const int64_t nnz = sparse_nnz(rx), bytes = sparse_bytes(nnz, o->es);
-    if (nnz > st->max_nnz)
+    if (nnz > sparse_max_nnz(n, o->es))
         return -1;
     char *tmp = area(st, buf, 3);
     sparse_from_bitmap(o, rx, tmp);
@@ -89,6 +100,134 @@ static void combine(struct sp_state *st, void *const buf[], bool recv_is_in, boo
     st->acc_bytes = st->dense;
 }
 
+/* Writes block x (n elements, sparse or dense) densely at out. */
+static void densify(const struct sp_state *st, const char *x, bool sparse, int64_t n, char *out)
+{
+    if (sparse)
+        sparse_decode(st->o, x, out);
+    else
+        memcpy(out, x, (size_t)(n * (int64_t)st->o->es));
+}
+
+/* SP_GATHER, after the round: the partial and the peer's adjacent range
+ * (`got` bytes, index form or dense) become one partial over both. */
+static void join(struct sp_state *st, void *const buf[], const struct sparse_step *step,
+                 int64_t got)
+{
+    const size_t es = st->o->es;
+    const bool rs = got != step->len * (int64_t)es, own_first = st->lo < step->off;
+    const int t = 3 - st->acc - st->rx;
+    const char *a = area(st, buf, own_first ? st->acc : st->rx),
+               *b = area(st, buf, own_first ? st->rx : st->acc);
+    const bool as = own_first ? st->acc_sparse : rs, bs = own_first ? rs : st->acc_sparse;
+    const int64_t na = own_first ? st->n : step->len, nb = own_first ? step->len : st->n;
+    char *out = area(st, buf, t);
+    set_range(st, own_first ? st->lo : step->off, na + nb);
+    st->acc = t;
+    if (as && bs && sparse_nnz(a) + sparse_nnz(b) <= st->max_nnz) {
+        st->acc_sparse = true;
+        st->acc_bytes = sparse_concat(st->o, a, na, b, nb, out);
+        return;
+    }
+    densify(st, a, as, na, out);
+    densify(st, b, bs, nb, out + na * (int64_t)es);
+    st->acc_sparse = false;
+    st->acc_bytes = st->dense;
+}
+
+/* Reads what arrived in the last round into the partial. */
+static int settle(struct sp_state *st, void *const buf[], const struct sparse_step *prev,
+                  int64_t got_bytes)
+{
+    const int64_t n = prev->kind == SP_GATHER ? prev->len : st->n;
+    int64_t got = unpack(st, buf, got_bytes, n);
+    if (got < 0)
+        return -1;
+    if (prev->kind == SP_RECV_REPLACE) {
+        st->acc = st->rx;
+        st->acc_sparse = got != st->dense;
+        st->acc_bytes = got;
+    } else if (prev->kind == SP_GATHER) {
+        join(st, buf, prev, got);
+    } else {
+        combine(st, buf, prev->recv_is_in, got != st->dense);
+    }
+    return 0;
+}
+
+/* Sends the whole partial, in its smallest form. */
+static void send_partial(struct schedule *s, struct sp_state *st, void *const buf[], int peer)
+{
+    int64_t at = st->acc * st->area, bytes = st->acc_bytes;
+    if (st->acc_sparse &&
+        sparse_bitmap_bytes(sparse_nnz(area(st, buf, st->acc)), st->n, st->o->es) < bytes) {
+        /* the area neither the partial nor this round's receive uses */
+        const int spare = (st->acc + 2) % 3;
+        bytes = sparse_to_bitmap(st->o, area(st, buf, st->acc), area(st, buf, spare));
+        at = spare * st->area;
+    }
+    sched_send_bytes(s, peer, BUF_TMP, at, bytes);
+    account(st, st->dense, bytes);
+}
+
+/* SP_HALVE: sends the elements [off2, off2+len2) of the partial, which
+ * shrinks to [off, off+len), and posts for the peer's copy of that range.
+ * A sparse partial is cut by binary search; each piece takes its smallest
+ * form.  The piece sent lives in scratch area 3 or 4 (or, dense, stays in
+ * the partial's area) and nothing writes there before the round is over. */
+static void halve(struct schedule *s, struct sp_state *st, void *const buf[],
+                  const struct sparse_step *step)
+{
+    const struct sparse_op *o = st->o;
+    const int64_t es = (int64_t)o->es, g = step->off2 - st->lo, k = step->off - st->lo;
+    const int a = st->acc;
+    char *acc = area(st, buf, a);
+    if (step->len2 > 0) {
+        int64_t at = a * st->area + g * es, bytes = step->len2 * es;
+        if (st->acc_sparse) {
+            char *x = area(st, buf, 3), *y = area(st, buf, 4);
+            sparse_slice(o, acc, g, step->len2, x);
+            const int64_t nnz = sparse_nnz(x);
+            at = 4 * st->area;
+            if (nnz > sparse_max_nnz(step->len2, o->es))
+                sparse_decode(o, x, y);
+            else if (sparse_bitmap_bytes(nnz, step->len2, o->es) < sparse_bytes(nnz, o->es))
+                bytes = sparse_to_bitmap(o, x, y);
+            else
+                at = 3 * st->area, bytes = sparse_bytes(nnz, o->es);
+        }
+        sched_send_bytes(s, step->peer, BUF_TMP, at, bytes);
+        account(st, step->len2 * es, bytes);
+    }
+    int keep = a, rx = (a + 1) % 3;
+    bool keep_sparse = st->acc_sparse;
+    int64_t keep_bytes = step->len * es;
+    if (st->acc_sparse) {
+        keep = (a + 1) % 3;
+        rx = (a + 2) % 3;
+        char *kp = area(st, buf, keep);
+        if (sparse_slice_nnz(acc, k, step->len) <= sparse_max_nnz(step->len, o->es)) {
+            keep_bytes = sparse_slice(o, acc, k, step->len, kp);
+        } else { /* the receive area is free until the round runs */
+            sparse_slice(o, acc, k, step->len, area(st, buf, rx));
+            sparse_decode(o, area(st, buf, rx), kp);
+            keep_sparse = false;
+        }
+    } else if (k != 0) { /* the lower part is being sent from here: move the upper */
+        keep = (a + 1) % 3;
+        rx = (a + 2) % 3;
+        memcpy(area(st, buf, keep), acc + k * es, (size_t)keep_bytes);
+    }
+    set_range(st, step->off, step->len);
+    st->acc = keep;
+    st->acc_sparse = keep_sparse;
+    st->acc_bytes = keep_bytes;
+    if (step->len > 0) {
+        st->rx = rx;
+        st->rx_op = sched_recv_upto(s, step->peer, BUF_TMP, rx * st->area, st->dense);
+    }
+}
+
 static int resume(struct schedule *s, void *const buf[])
 {
     struct sp_state *st = s->state;
@@ -104,45 +243,28 @@ static int resume(struct schedule *s, void *const buf[])
         st->acc = 0;
         st->pc = 0;
     } else if (st->rx >= 0) {
-        const struct sparse_step *prev = &st->steps[st->pc - 1];
-        int64_t got = unpack(st, buf, s->ops[st->rx_op].count);
-        if (got < 0)
+        if (settle(st, buf, &st->steps[st->pc - 1], s->ops[st->rx_op].count) != 0)
             return -1;
-        if (prev->kind == SP_RECV_REPLACE) {
-            st->acc = st->rx;
-            st->acc_sparse = got != st->dense;
-            st->acc_bytes = got;
-        } else {
-            combine(st, buf, prev->recv_is_in, got != st->dense);
-        }
         st->rx = -1;
     }
     if (st->pc == st->nsteps) {
-        if (st->output) {
-            if (st->acc_sparse)
-                sparse_decode(o, area(st, buf, st->acc), buf[BUF_RECV]);
-            else
-                memcpy(buf[BUF_RECV], area(st, buf, st->acc), (size_t)st->dense);
-        }
+        if (st->output)
+            densify(st, area(st, buf, st->acc), st->acc_sparse, st->n, buf[BUF_RECV]);
         s->resume = NULL;
         return 0;
     }
     const struct sparse_step *step = &st->steps[st->pc++];
-    if (step->kind == SP_EXCH || step->kind == SP_SEND) {
-        int64_t at = st->acc * st->area, bytes = st->acc_bytes;
-        if (st->acc_sparse &&
-            sparse_bitmap_bytes(sparse_nnz(area(st, buf, st->acc)), st->n, o->es) < bytes) {
-            /* the area neither the partial nor this round's receive uses */
-            const int spare = (st->acc + 2) % 3;
-            bytes = sparse_to_bitmap(o, area(st, buf, st->acc), area(st, buf, spare));
-            at = spare * st->area;
+    if (step->kind == SP_HALVE) {
+        halve(s, st, buf, step);
+    } else {
+        if (step->kind == SP_EXCH || step->kind == SP_SEND || step->kind == SP_GATHER)
+            send_partial(s, st, buf, step->peer);
+        const int64_t len = step->kind == SP_GATHER ? step->len : st->n;
+        if (step->kind != SP_SEND && len > 0) {
+            st->rx = (st->acc + 1) % 3;
+            st->rx_op = sched_recv_upto(s, step->peer, BUF_TMP, st->rx * st->area,
+                                        len * (int64_t)o->es);
         }
-        sched_send_bytes(s, step->peer, BUF_TMP, at, bytes);
-        account(st, bytes);
-    }
-    if (step->kind != SP_SEND) {
-        st->rx = (st->acc + 1) % 3;
-        st->rx_op = sched_recv_upto(s, step->peer, BUF_TMP, st->rx * st->area, st->dense);
     }
     sched_round(s);
     return s->oom ? -1 : 0;
@@ -155,10 +277,8 @@ int sparse_acc_build(const struct sched_params *p, struct schedule *s,
     if (!st)
         return -1;
     st->o = p->sparse;
-    st->n = p->count;
-    st->dense = p->count * (int64_t)p->elem_size;
+    set_range(st, 0, p->count);
     st->area = (st->dense + 15) & ~(int64_t)15;
-    st->max_nnz = sparse_max_nnz(st->n, p->elem_size);
     st->rx = -1;
     st->pc = -1;
     st->nsteps = nsteps;

@@ -8,7 +8,11 @@
  * in whichever form is smallest when it is sent (dense, index/value pairs,
  * or bitmap and values, core/sparse.h), the receiver posts for the
  * dense size and learns the form from the size that arrived (SOP_UPTO), and
- * the resume function combines before emitting the next round.  Every
+ * the resume function combines before emitting the next round.  The
+ * reduce-scatter/allgather forms cut the partial into ranges of elements
+ * (SP_HALVE) and join ranges back (SP_GATHER); a sparse partial is cut by
+ * binary search over its indices, and each piece again takes its smallest
+ * form.  Every
  * combination keeps the dense algorithm's operand roles (which block is the
  * kernel's `in`, which its `inout`), so results are bitwise those of the
  * dense schedule.
@@ -27,12 +31,17 @@ enum sparse_step_kind {
     SP_SEND,         /* send the partial to peer */
     SP_RECV_COMBINE, /* receive peer's partial and combine */
     SP_RECV_REPLACE, /* receive the final result from peer */
+    SP_HALVE,        /* send elements [off2, off2+len2) of the partial to peer, keep
+                      * [off, off+len) and combine peer's copy of it into it */
+    SP_GATHER,       /* send the partial to peer, receive peer's elements
+                      * [off, off+len) (adjacent to the partial's) and join them */
 };
 
 struct sparse_step {
     uint8_t kind;
     bool recv_is_in; /* the received block is the kernel's `in` (else the partial is) */
     int peer;
+    int64_t off, len, off2, len2; /* SP_HALVE, SP_GATHER: element ranges of the whole vector */
 };
 
 /* Starts the dynamic schedule: the partial begins as this rank's input

@@ -33,11 +33,10 @@ int reduce_sparse_binomial_build(const struct sched_params *p, struct schedule *
     for (int j = 0; j < ceil_log2(size); j++) {
         enum binomial_role role = binomial_step(x, j, 0, size, &peer);
         if (role == BINOMIAL_RECV) {
-            steps[n++] = (struct sparse_step){SP_RECV_COMBINE, holds,
-                                              binomial_absrank(peer, p->root, size)};
+            steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = holds, .peer = binomial_absrank(peer, p->root, size)};
             holds = true;
         } else if (role == BINOMIAL_SEND) {
-            steps[n++] = (struct sparse_step){SP_SEND, false, binomial_absrank(peer, p->root, size)};
+            steps[n++] = (struct sparse_step){.kind = SP_SEND, .recv_is_in = false, .peer = binomial_absrank(peer, p->root, size)};
             break;
         }
     }

@@ -1,0 +1,87 @@
+/*
+ * Sparse allreduce by Rabenseifner's reduce-scatter and allgather (Träff's
+ * neutral-element elimination on rabenseifner.c's exchanges): the halving
+ * steps send half of the partial and keep the other half, the doubling
+ * steps send the partial and join the peer's range to it, and every piece
+ * travels in the smallest of its dense, index/value and bitmap forms
+ * (common/sparse_acc.h).  Against sparse recursive doubling it sends each
+ * element once per halving step instead of whole vectors every round: at
+ * density d on p ranks the halving moves about sum_s B(2^s)/2^(s+1) and the
+ * allgather (p-1)/p B(p), so the cost is bounded by the final result's
+ * density rather than by the lg p whole partials.
+ *
+ * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) the expected bytes of the
+ * whole vector combining m inputs, as in sparse_recursive_doubling.c):
+ *     2 L a + sum_{s<L} B(2^s f)/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g
+ *     [+ 2 a + (B(1) + B(p)) b + B(1) g  fold, when p != p']
+ *
+ * Operand roles are rabenseifner.c's for commutative operations (the
+ * received block is the kernel's `in`), so results are bitwise the dense
+ * ones; positions are cut with the same block_offset.
+ */
+#include "../../patterns/fold.h"
+#include "../../patterns/halving.h"
+#include "../algorithm.h"
+#include "../common/sparse_acc.h"
+
+/* The elements of positions [lo, lo+len) of the 2^L-position butterfly. */
+static struct sparse_step range_step(int kind, int peer, int64_t n, int L, int lo, int len)
+{
+    const int64_t a = block_offset(n, 1 << L, lo), b = block_offset(n, 1 << L, lo + len);
+    return (struct sparse_step){.kind = (uint8_t)kind, .recv_is_in = true, .peer = peer,
+                                .off = a, .len = b - a};
+}
+
+int allreduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedule *s)
+{
+    if (p->count == 0)
+        return 0; /* nothing to reduce */
+    const int size = p->size, rank = p->rank, L = floor_log2(size);
+    const int v = fold_newrank(rank, size);
+    const bool folded = rank < 2 * (size - pof2_floor(size));
+    struct sparse_step steps[2 * HALVING_MAXL + 2];
+    int n = 0;
+    if (v < 0) {
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank + 1};
+        steps[n++] = (struct sparse_step){.kind = SP_RECV_REPLACE, .peer = rank + 1};
+        return sparse_acc_build(p, s, steps, n, true);
+    }
+    if (folded)
+        steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true,
+                                          .peer = rank - 1};
+    int lo = 0, len = 1 << L;
+    for (int i = 0; i < L; i++) {
+        const bool upper = v >> i & 1;
+        const int peer = fold_oldrank(v ^ 1 << i, size);
+        len >>= 1;
+        struct sparse_step st = range_step(SP_HALVE, peer, p->count, L, upper ? lo + len : lo, len);
+        struct sparse_step give = range_step(SP_HALVE, peer, p->count, L, upper ? lo : lo + len, len);
+        st.off2 = give.off;
+        st.len2 = give.len;
+        steps[n++] = st;
+        lo += upper ? len : 0;
+    }
+    for (int i = L - 1; i >= 0; i--) {
+        halving_range(v, L, i + 1, &lo, &len);
+        steps[n++] = range_step(SP_GATHER, fold_oldrank(v ^ 1 << i, size), p->count, L,
+                                v >> i & 1 ? lo - len : lo + len, len);
+    }
+    if (folded)
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank - 1};
+    return sparse_acc_build(p, s, steps, n, true);
+}
+
+double allreduce_sparse_rabenseifner_cost(const struct sched_params *p,
+                                          const struct cost_params *m)
+{
+    const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
+    const double f = (double)p->size / pof2, bp = sparse_model_bytes(p, p->size);
+    double t = sparse_model_local(p, m) + 2 * L * m->alpha + bp * (pof2 - 1) / pof2 * m->beta;
+    for (int i = 0; i < L; i++)
+        t += sparse_model_bytes(p, f * (1 << i)) / (2 << i) * (m->beta + m->gamma);
+    if (pof2 != p->size) {
+        const double b1 = sparse_model_bytes(p, 1);
+        t += 2 * m->alpha + (b1 + bp) * m->beta + b1 * m->gamma;
+    }
+    return t;
+}
