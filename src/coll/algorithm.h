@@ -46,6 +46,7 @@ DECLARE_ALGORITHM(reduce, binomial);
 DECLARE_ALGORITHM(reduce, ordered_binomial);
 DECLARE_ALGORITHM(reduce, rabenseifner);
 DECLARE_ALGORITHM(reduce, sparse_binomial);
+DECLARE_ALGORITHM(reduce, sparse_rabenseifner);
 
 DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);

@@ -41,6 +41,9 @@ const struct algorithm catalog[] = {
     ALG(reduce, COLIBRI_REDUCE, sparse_binomial, R_COMMUTATIVE | R_NEUTRAL,
         "sum_{j<ceil(lg p)} (a + B(2^j)(b + g)) + n g, "
         "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
+    ALG(reduce, COLIBRI_REDUCE, sparse_rabenseifner, R_NEUTRAL,
+        "2 lg p' a + sum_{s<lg p'} B(2^s p/p')/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g "
+        "[+ a + B(1)(b + g) fold], B(m) as sparse_recursive_doubling"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0,
         "lg p' a + sum_s M_s (b + g), M_s largest half of step s, (p'-1)/p' n for equal counts "

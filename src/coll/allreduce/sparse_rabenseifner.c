@@ -24,14 +24,6 @@
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
 
-/* The elements of positions [lo, lo+len) of the 2^L-position butterfly. */
-static struct sparse_step range_step(int kind, int peer, int64_t n, int L, int lo, int len)
-{
-    const int64_t a = block_offset(n, 1 << L, lo), b = block_offset(n, 1 << L, lo + len);
-    return (struct sparse_step){.kind = (uint8_t)kind, .recv_is_in = true, .peer = peer,
-                                .off = a, .len = b - a};
-}
-
 int allreduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedule *s)
 {
     if (p->count == 0)
@@ -49,22 +41,14 @@ int allreduce_sparse_rabenseifner_build(const struct sched_params *p, struct sch
     if (folded)
         steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true,
                                           .peer = rank - 1};
-    int lo = 0, len = 1 << L;
-    for (int i = 0; i < L; i++) {
-        const bool upper = v >> i & 1;
-        const int peer = fold_oldrank(v ^ 1 << i, size);
-        len >>= 1;
-        struct sparse_step st = range_step(SP_HALVE, peer, p->count, L, upper ? lo + len : lo, len);
-        struct sparse_step give = range_step(SP_HALVE, peer, p->count, L, upper ? lo : lo + len, len);
-        st.off2 = give.off;
-        st.len2 = give.len;
-        steps[n++] = st;
-        lo += upper ? len : 0;
-    }
+    int peer[HALVING_MAXL] = {0}, lo, len;
+    for (int i = 0; i < L; i++)
+        peer[i] = fold_oldrank(v ^ 1 << i, size);
+    n += sparse_halving_steps(steps + n, p->count, L, v, peer);
     for (int i = L - 1; i >= 0; i--) {
         halving_range(v, L, i + 1, &lo, &len);
-        steps[n++] = range_step(SP_GATHER, fold_oldrank(v ^ 1 << i, size), p->count, L,
-                                v >> i & 1 ? lo - len : lo + len, len);
+        steps[n++] = sparse_range_step(SP_GATHER, peer[i], p->count, L,
+                                       v >> i & 1 ? lo - len : lo + len, len);
     }
     if (folded)
         steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank - 1};

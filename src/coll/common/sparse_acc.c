@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../core/sparse.h"
+#include "../../patterns/halving.h"
 
 struct sp_state {
     const struct sparse_op *o;
@@ -109,8 +110,9 @@ static void densify(const struct sp_state *st, const char *x, bool sparse, int64
         memcpy(out, x, (size_t)(n * (int64_t)st->o->es));
 }
 
-/* SP_GATHER, after the round: the partial and the peer's adjacent range
- * (`got` bytes, index form or dense) become one partial over both. */
+/* SP_GATHER and SP_JOIN, after the round: the partial and the peer's
+ * adjacent range (`got` bytes, index form or dense) become one partial
+ * over both. */
 static void join(struct sp_state *st, void *const buf[], const struct sparse_step *step,
                  int64_t got)
 {
@@ -139,7 +141,8 @@ static void join(struct sp_state *st, void *const buf[], const struct sparse_ste
 static int settle(struct sp_state *st, void *const buf[], const struct sparse_step *prev,
                   int64_t got_bytes)
 {
-    const int64_t n = prev->kind == SP_GATHER ? prev->len : st->n;
+    const bool joins = prev->kind == SP_GATHER || prev->kind == SP_JOIN;
+    const int64_t n = joins ? prev->len : st->n;
     int64_t got = unpack(st, buf, got_bytes, n);
     if (got < 0)
         return -1;
@@ -147,7 +150,7 @@ static int settle(struct sp_state *st, void *const buf[], const struct sparse_st
         st->acc = st->rx;
         st->acc_sparse = got != st->dense;
         st->acc_bytes = got;
-    } else if (prev->kind == SP_GATHER) {
+    } else if (joins) {
         join(st, buf, prev, got);
     } else {
         combine(st, buf, prev->recv_is_in, got != st->dense);
@@ -259,7 +262,8 @@ static int resume(struct schedule *s, void *const buf[])
     } else {
         if (step->kind == SP_EXCH || step->kind == SP_SEND || step->kind == SP_GATHER)
             send_partial(s, st, buf, step->peer);
-        const int64_t len = step->kind == SP_GATHER ? step->len : st->n;
+        const bool joins = step->kind == SP_GATHER || step->kind == SP_JOIN;
+        const int64_t len = joins ? step->len : st->n;
         if (step->kind != SP_SEND && len > 0) {
             st->rx = (st->acc + 1) % 3;
             st->rx_op = sched_recv_upto(s, step->peer, BUF_TMP, st->rx * st->area,
@@ -306,4 +310,27 @@ double sparse_model_local(const struct sched_params *p, const struct cost_params
 {
     /* a read-only scan and a write: together about one reduction's worth */
     return (double)p->count * (double)p->elem_size * m->gamma;
+}
+
+struct sparse_step sparse_range_step(int kind, int peer, int64_t count, int L, int lo, int len)
+{
+    const int64_t a = block_offset(count, 1 << L, lo), b = block_offset(count, 1 << L, lo + len);
+    return (struct sparse_step){.kind = (uint8_t)kind, .recv_is_in = true, .peer = peer,
+                                .off = a, .len = b - a};
+}
+
+int sparse_halving_steps(struct sparse_step *steps, int64_t count, int L, int v, const int *peer)
+{
+    int lo = 0, len = 1 << L;
+    for (int i = 0; i < L; i++) {
+        const bool upper = v >> i & 1;
+        len >>= 1;
+        steps[i] = sparse_range_step(SP_HALVE, peer[i], count, L, upper ? lo + len : lo, len);
+        const struct sparse_step give =
+            sparse_range_step(SP_HALVE, peer[i], count, L, upper ? lo : lo + len, len);
+        steps[i].off2 = give.off;
+        steps[i].len2 = give.len;
+        lo += upper ? len : 0;
+    }
+    return L;
 }

@@ -1,0 +1,65 @@
+/*
+ * Sparse reduce by Rabenseifner's reduce-scatter and gather (rabenseifner.c
+ * with Träff's neutral-element elimination): the halving steps of the
+ * sparse allreduce (common/sparse_acc.h), then the binomial gather of the
+ * reduced ranges towards the root's virtual rank, each range travelling in
+ * its smallest form; the root writes the dense result.
+ *
+ * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) as in
+ * sparse_recursive_doubling.c):
+ *     2 L a + sum_{s<L} B(2^s f)/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g
+ *     [+ a + B(1)(b + g)  fold, when p != p']
+ *
+ * Operand roles are rabenseifner.c's for commutative operations (the
+ * received block is the kernel's `in`, in the fold too), so results are
+ * bitwise the dense ones.
+ */
+#include "../../patterns/fold.h"
+#include "../../patterns/halving.h"
+#include "../algorithm.h"
+#include "../common/sparse_acc.h"
+
+int reduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedule *s)
+{
+    if (p->count == 0)
+        return 0; /* nothing to reduce */
+    const int size = p->size, rank = p->rank, root = p->root, L = floor_log2(size);
+    const int v = fold_rooted_newrank(rank, size, root),
+              vr = fold_rooted_newrank(root, size, root);
+    struct sparse_step steps[2 * HALVING_MAXL + 1];
+    int n = 0;
+    if (v < 0) {
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank ^ 1};
+        return sparse_acc_build(p, s, steps, n, false);
+    }
+    if (rank < 2 * (size - pof2_floor(size)))
+        steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true,
+                                          .peer = rank ^ 1};
+    int peer[HALVING_MAXL] = {0};
+    for (int i = 0; i < L; i++)
+        peer[i] = fold_rooted_oldrank(v ^ 1 << i, size, root);
+    n += sparse_halving_steps(steps + n, p->count, L, v, peer);
+    for (int i = L - 1; i >= 0; i--) {
+        const int role = gather_role(v, vr, i);
+        int lo, len;
+        if (role > 0) {
+            halving_range(v ^ 1 << i, L, i + 1, &lo, &len);
+            steps[n++] = sparse_range_step(SP_JOIN, peer[i], p->count, L, lo, len);
+        } else if (role < 0) {
+            steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = peer[i]};
+        }
+    }
+    return sparse_acc_build(p, s, steps, n, rank == root);
+}
+
+double reduce_sparse_rabenseifner_cost(const struct sched_params *p, const struct cost_params *m)
+{
+    const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
+    const double f = (double)p->size / pof2, bp = sparse_model_bytes(p, p->size);
+    double t = sparse_model_local(p, m) + 2 * L * m->alpha + bp * (pof2 - 1) / pof2 * m->beta;
+    for (int i = 0; i < L; i++)
+        t += sparse_model_bytes(p, f * (1 << i)) / (2 << i) * (m->beta + m->gamma);
+    if (pof2 != p->size)
+        t += m->alpha + sparse_model_bytes(p, 1) * (m->beta + m->gamma);
+    return t;
+}
