@@ -51,6 +51,7 @@ DECLARE_ALGORITHM(reduce, sparse_rabenseifner);
 DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);
 DECLARE_ALGORITHM(reduce_scatter, ring);
+DECLARE_ALGORITHM(reduce_scatter, sparse_recursive_halving);
 
 DECLARE_ALGORITHM(alltoall, bruck);
 DECLARE_ALGORITHM(alltoall, pairwise);

@@ -34,20 +34,20 @@ static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
 #define SPARSE_REUSE 32
 
 static double agreed_density(struct comm_state *cs, const struct native_args *a,
-                             const struct sparse_op *o, const void *input)
+                             const struct sparse_op *o, const void *input, int64_t n)
 {
     if (cs->density_hint > 0)
         return cs->density_hint;
-    struct sparse_estimate *e = &cs->estimate[a->coll == COLIBRI_REDUCE];
-    if (e->uses > 0 && e->count == a->count && e->dt == a->dt && e->op == a->op) {
+    struct sparse_estimate *e = &cs->estimate[a->coll];
+    if (e->uses > 0 && e->count == n && e->dt == a->dt && e->op == a->op) {
         e->uses--;
         return e->density;
     }
-    const int64_t cut = a->count / 4, k = sparse_count(o, input, a->count, cut);
-    double all = k > cut ? 1 : (double)k / (double)a->count;
+    const int64_t cut = n / 4, k = sparse_count(o, input, n, cut);
+    double all = k > cut ? 1 : (double)k / (double)n;
     if (exec_agree_max(cs, MPI_DOUBLE, &all) != MPI_SUCCESS)
         return 0;
-    *e = (struct sparse_estimate){a->count, a->dt, a->op, all > 0 ? all : 1e-9, SPARSE_REUSE};
+    *e = (struct sparse_estimate){n, a->dt, a->op, all > 0 ? all : 1e-9, SPARSE_REUSE};
     return e->density;
 }
 
@@ -91,16 +91,18 @@ static int run(struct native_args *a, const char *requested)
     /* Sparse reductions need the op's neutral element; an automatic choice
      * also needs the agreed density, for long enough vectors only. */
     struct sparse_op sparse;
-    const bool sparse_ok = (a->coll == COLIBRI_ALLREDUCE || a->coll == COLIBRI_REDUCE) &&
-                           kernel_sparse_op(a->op, a->dt, &sparse);
+    const bool sparse_ok = a->coll < COLIBRI_ALLTOALL && kernel_sparse_op(a->op, a->dt, &sparse);
     if (sparse_ok) {
         c.sp.sparse = &sparse;
         const char *name = requested ? requested : cfg->algorithm[a->coll];
         const void *input = c.sp.in_place ? a->recvbuf : a->sendbuf;
-        if ((!name || !*name || strcmp(name, "auto") == 0) &&
-            a->count * (int64_t)tsize >= SPARSE_AUTO_BYTES &&
+        int64_t n = a->coll == COLIBRI_REDUCE_SCATTER_BLOCK ? a->count * v.size : a->count;
+        if (a->coll == COLIBRI_REDUCE_SCATTER)
+            for (int i = 0; i < v.size; i++)
+                n += a->counts[i];
+        if ((!name || !*name || strcmp(name, "auto") == 0) && n * (int64_t)tsize >= SPARSE_AUTO_BYTES &&
             comm_state_get(a->comm, &c.cs) == MPI_SUCCESS) {
-            c.sp.density = agreed_density(c.cs, a, &sparse, input);
+            c.sp.density = agreed_density(c.cs, a, &sparse, input, n);
             sparse.bytes_saved = &c.cs->sparse_saved;
         }
     }

@@ -35,7 +35,7 @@ struct comm_state {
     struct sched_cache cache[COLIBRI_NCOLL];
     /* Sparse reductions: the caller's density hint (0: none), bytes not
      * sent thanks to sparse blocks, and the last agreed density estimate of
-     * allreduce and reduce with the call it was made for. */
+     * each reduction collective with the call it was made for. */
     double density_hint;
     int64_t sparse_saved;
     struct sparse_estimate {
@@ -44,7 +44,7 @@ struct comm_state {
         MPI_Op op;
         double density;
         int uses;
-    } estimate[2];
+    } estimate[COLIBRI_ALLTOALL]; /* the reductions: allreduce .. reduce_scatter_block */
     /* Node-aware algorithms (node.c), set up on first use: which ranks share
      * a node, the node's communicator and its shared segment. */
     struct node_layout layout;

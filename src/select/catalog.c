@@ -52,6 +52,9 @@ const struct algorithm catalog[] = {
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, sparse_recursive_halving, R_NEUTRAL,
+        "L a + sum_{s<L} B(2^s p/p')/2^(s+1) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
+        "N elements in all, B(m) as sparse_recursive_doubling over N"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, recursive_halving, 0,
         "lg p' a + (p'-1)/p' n b + (p'-1)/p' n g [+ 2 a + n b + n g + n/p b fold when p != p']"),
@@ -59,6 +62,9 @@ const struct algorithm catalog[] = {
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, sparse_recursive_halving, R_NEUTRAL,
+        "L a + sum_{s<L} B(2^s p/p')/2^(s+1) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
+        "N elements in all, B(m) as sparse_recursive_doubling over N"),
 
     ALG_K(alltoall, COLIBRI_ALLTOALL, bruck, 0,
         "R (a + 2 o) + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
@@ -102,6 +108,17 @@ const struct algorithm *catalog_find(colibri_coll coll, const char *name)
     return NULL;
 }
 
+/* Elements of the whole vector being reduced (reduce-scatter: all ranks'). */
+static int64_t vector_elems(const struct sched_params *p)
+{
+    if (!p->counts)
+        return p->count;
+    int64_t n = 0;
+    for (int i = 0; i < p->size; i++)
+        n += p->counts[i];
+    return n;
+}
+
 const char *catalog_violation(const struct algorithm *a, const struct sched_params *p)
 {
     if ((a->restrictions & R_COMMUTATIVE) && !p->commutative)
@@ -111,7 +128,7 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
     if ((a->restrictions & R_NODE_AWARE) && !p->layout)
         return "needs the node layout (node-aware)";
     if ((a->restrictions & R_NEUTRAL) &&
-        (!p->sparse || p->count * (int64_t)p->elem_size > SCHED_CHUNK))
+        (!p->sparse || vector_elems(p) * (int64_t)p->elem_size > SCHED_CHUNK))
         return "needs an operation with a neutral element on a predefined type (and at most "
                "2 GiB)";
     return NULL;

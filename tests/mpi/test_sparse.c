@@ -200,6 +200,66 @@ static void sweep(MPI_Comm comm, const char *cname, const struct type *t, MPI_Op
     free(in), free(a), free(b);
 }
 
+/* Reduce-scatter: the block form (n per rank) and the vector form with
+ * uneven counts, zeros among them, against the dense recursive_halving. */
+static void sweep_rs(MPI_Comm comm, const char *cname, const struct type *t, MPI_Op op,
+                     const char *oname, int64_t n)
+{
+    struct sparse_op o;
+    if (!kernel_sparse_op(op, t->dt, &o))
+        return;
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    MPI_Count *counts = malloc((size_t)p * sizeof *counts);
+    for (int k = 0; k < 2; k++) {
+        int64_t total = 0;
+        for (int i = 0; i < p; i++) {
+            counts[i] = k == 0 ? n : (i % 3 == 1 ? 0 : n / (i + 1) + (i == p - 1) * 2 * n);
+            total += counts[i];
+        }
+        const size_t bytes = (size_t)(total > 0 ? total : 1) * o.es;
+        unsigned char *in = malloc(bytes), *a = malloc(bytes), *b = malloc(bytes);
+        const size_t out = (size_t)counts[rank] * o.es;
+        for (unsigned di = 0; di < sizeof densities / sizeof *densities; di++) {
+            for (int cl = 0; cl < 2; cl++) {
+                for (int ip = 0; ip < 2; ip++) {
+                    rng = 0x9e3779b97f4a7c15ull * (uint64_t)(rank + 1) + di * 7919 +
+                          (uint64_t)cl * 31 + (uint64_t)total;
+                    make(t, &o, in, total, densities[di], cl);
+                    memcpy(a, in, bytes);
+                    memcpy(b, in, bytes);
+                    int rc1, rc2;
+                    const void *sa = ip ? MPI_IN_PLACE : in, *sb = ip ? MPI_IN_PLACE : in;
+                    if (k == 0) {
+                        rc1 = colibri_reduce_scatter_block(sa, a, n, t->dt, op, comm,
+                                                           "sparse_recursive_halving");
+                        rc2 = colibri_reduce_scatter_block(sb, b, n, t->dt, op, comm,
+                                                           "recursive_halving");
+                    } else {
+                        rc1 = colibri_reduce_scatter(sa, a, counts, t->dt, op, comm,
+                                                     "sparse_recursive_halving");
+                        rc2 = colibri_reduce_scatter(sb, b, counts, t->dt, op, comm,
+                                                     "recursive_halving");
+                    }
+                    const char *last = colibri_last_algorithm(
+                        comm, k == 0 ? COLIBRI_REDUCE_SCATTER_BLOCK : COLIBRI_REDUCE_SCATTER);
+                    record(comm, rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS &&
+                                     memcmp(a, b, out) == 0,
+                           "%s %s %s %s n=%lld d=%g%s%s: rc %d/%d, %s",
+                           k == 0 ? "reduce_scatter_block" : "reduce_scatter", cname, t->name,
+                           oname, (long long)n, densities[di], cl ? " clustered" : "",
+                           ip ? " in place" : "", rc1, rc2,
+                           memcmp(a, b, out) ? "differs from dense" : "");
+                    (void)last;
+                }
+            }
+        }
+        free(in), free(a), free(b);
+    }
+    free(counts);
+}
+
 /* Bytes: at density 0, each message is the 16-byte header. */
 static void bytes_check(MPI_Comm comm)
 {
@@ -316,6 +376,8 @@ int main(int argc, char **argv)
         for (unsigned o = 0; o < sizeof ops / sizeof *ops; o++) {
             sweep(MPI_COMM_WORLD, "world", &types[t], ops[o], onames[o], 1, true);
             sweep(MPI_COMM_WORLD, "world", &types[t], ops[o], onames[o], 700, false);
+            sweep_rs(MPI_COMM_WORLD, "world", &types[t], ops[o], onames[o], 1);
+            sweep_rs(MPI_COMM_WORLD, "world", &types[t], ops[o], onames[o], 300);
         }
     /* longer vectors, the common pairs */
     sweep(MPI_COMM_WORLD, "world", &types[7], MPI_SUM, "SUM", 20000, true);
@@ -327,6 +389,8 @@ int main(int argc, char **argv)
     for (unsigned t = 6; t < 8; t++) {
         sweep(halves, "halves", &types[t], MPI_SUM, "SUM", 700, true);
         sweep(reversed, "reversed", &types[t], MPI_MAX, "MAX", 700, true);
+        sweep_rs(halves, "halves", &types[t], MPI_SUM, "SUM", 500);
+        sweep_rs(reversed, "reversed", &types[t], MPI_MIN, "MIN", 500);
     }
     bytes_check(MPI_COMM_WORLD);
     bytes_check(reversed);

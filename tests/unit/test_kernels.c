@@ -751,6 +751,42 @@ static void test_invalid_and_names(void)
     }
 }
 
+/* NaN (op) NaN with two payloads: inout's, quieted, wherever the element
+ * falls in a call (vector body or scalar remainder) and however the call is
+ * cut, so algorithms that cut vectors differently agree bit for bit. */
+static void test_nan_payloads(void)
+{
+    const MPI_Op ops[] = {MPI_SUM, MPI_PROD};
+    for (int o = 0; o < 2; o++) {
+        const colibri_kernel kf = kernel_lookup(ops[o], MPI_FLOAT),
+                             kd = kernel_lookup(ops[o], MPI_DOUBLE);
+        float fin[67], fio[67];
+        double din[67], dio[67];
+        bool ok = true;
+        for (int n = 1; n <= 64 && ok; n++)
+            for (int off = 0; off < 3 && ok; off++) {
+                for (int i = 0; i < n; i++) {
+                    uint32_t a = 0x7fa00000u + (uint32_t)i, b = 0xffb00000u + (uint32_t)i; /* sNaNs */
+                    memcpy(&fin[off + i], &a, 4), memcpy(&fio[off + i], &b, 4);
+                    uint64_t c = 0x7ff4000000000000ull + (uint64_t)i,
+                             d = 0xfff2000000000000ull + (uint64_t)i;
+                    memcpy(&din[off + i], &c, 8), memcpy(&dio[off + i], &d, 8);
+                }
+                kf(fin + off, fio + off, (size_t)n);
+                kd(din + off, dio + off, (size_t)n);
+                for (int i = 0; i < n; i++) {
+                    uint32_t got;
+                    uint64_t gd;
+                    memcpy(&got, &fio[off + i], 4);
+                    memcpy(&gd, &dio[off + i], 8);
+                    ok = ok && got == ((0xffb00000u + (uint32_t)i) | 0x00400000u) &&
+                         gd == ((0xfff2000000000000ull + (uint64_t)i) | 0x0008000000000000ull);
+                }
+            }
+        check(ok, "%s: NaN (op) NaN is not inout's NaN everywhere", o ? "PROD" : "SUM");
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -758,6 +794,7 @@ int main(int argc, char **argv)
     register_types();
     test_all_pairs();
     test_directed();
+    test_nan_payloads();
     test_invalid_and_names();
     printf("%d passed, %d failed\n", passed, failed);
     free(A); free(B); free(OUT); free(REF);

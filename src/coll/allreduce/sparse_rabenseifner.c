@@ -44,10 +44,10 @@ int allreduce_sparse_rabenseifner_build(const struct sched_params *p, struct sch
     int peer[HALVING_MAXL] = {0}, lo, len;
     for (int i = 0; i < L; i++)
         peer[i] = fold_oldrank(v ^ 1 << i, size);
-    n += sparse_halving_steps(steps + n, p->count, L, v, peer);
+    n += sparse_halving_steps(steps + n, p->count, L, NULL, v, peer);
     for (int i = L - 1; i >= 0; i--) {
         halving_range(v, L, i + 1, &lo, &len);
-        steps[n++] = sparse_range_step(SP_GATHER, peer[i], p->count, L,
+        steps[n++] = sparse_range_step(SP_GATHER, peer[i], p->count, L, NULL,
                                        v >> i & 1 ? lo - len : lo + len, len);
     }
     if (folded)

@@ -20,6 +20,8 @@ struct sp_state {
     uint32_t rx_op;   /* its SOP_UPTO op, whose count says what arrived */
     int pc, nsteps;   /* next step; -1: the input is not read yet */
     bool output;
+    int nseg;         /* the input in position order: nseg (offset, length) pairs, */
+    const int64_t *seg; /* or NULL: as it is */
     struct sparse_step steps[];
 };
 
@@ -141,16 +143,19 @@ static void join(struct sp_state *st, void *const buf[], const struct sparse_ste
 static int settle(struct sp_state *st, void *const buf[], const struct sparse_step *prev,
                   int64_t got_bytes)
 {
-    const bool joins = prev->kind == SP_GATHER || prev->kind == SP_JOIN;
-    const int64_t n = joins ? prev->len : st->n;
+    const bool ranged = prev->kind == SP_GATHER || prev->kind == SP_JOIN ||
+                        prev->kind == SP_RECV_RANGE;
+    const int64_t n = ranged ? prev->len : st->n;
     int64_t got = unpack(st, buf, got_bytes, n);
     if (got < 0)
         return -1;
-    if (prev->kind == SP_RECV_REPLACE) {
+    if (prev->kind == SP_RECV_REPLACE || prev->kind == SP_RECV_RANGE) {
+        if (prev->kind == SP_RECV_RANGE)
+            set_range(st, prev->off, prev->len);
         st->acc = st->rx;
         st->acc_sparse = got != st->dense;
         st->acc_bytes = got;
-    } else if (joins) {
+    } else if (prev->kind == SP_GATHER || prev->kind == SP_JOIN) {
         join(st, buf, prev, got);
     } else {
         combine(st, buf, prev->recv_is_in, got != st->dense);
@@ -174,7 +179,8 @@ static void send_partial(struct schedule *s, struct sp_state *st, void *const bu
 }
 
 /* SP_HALVE: sends the elements [off2, off2+len2) of the partial, which
- * shrinks to [off, off+len), and posts for the peer's copy of that range.
+ * shrinks to [off, off+len), and posts for the peer's copy of that range
+ * (SP_SPLIT: does not).
  * A sparse partial is cut by binary search; each piece takes its smallest
  * form.  The piece sent lives in scratch area 3 or 4 (or, dense, stays in
  * the partial's area) and nothing writes there before the round is over. */
@@ -225,7 +231,7 @@ static void halve(struct schedule *s, struct sp_state *st, void *const buf[],
     st->acc = keep;
     st->acc_sparse = keep_sparse;
     st->acc_bytes = keep_bytes;
-    if (step->len > 0) {
+    if (step->kind == SP_HALVE && step->len > 0) {
         st->rx = rx;
         st->rx_op = sched_recv_upto(s, step->peer, BUF_TMP, rx * st->area, st->dense);
     }
@@ -236,14 +242,27 @@ static int resume(struct schedule *s, void *const buf[])
     struct sp_state *st = s->state;
     const struct sparse_op *o = st->o;
     if (st->pc < 0) {
-        /* the only full pass over the input: scan and encode in one go */
+        /* the only full pass over the input: scan and encode in one go
+         * (blocks in position order are gathered first) */
+        const char *x = buf[BUF_SEND];
+        int dense_at = 0;
+        if (st->seg) {
+            char *g = area(st, buf, 1);
+            const int64_t es = (int64_t)o->es;
+            for (int i = 0; i < st->nseg; i++) {
+                memcpy(g, x + st->seg[2 * i] * es, (size_t)(st->seg[2 * i + 1] * es));
+                g += st->seg[2 * i + 1] * es;
+            }
+            x = area(st, buf, 1);
+            dense_at = 1;
+        }
         char *a0 = area(st, buf, 0);
-        int64_t b = sparse_encode(o, buf[BUF_SEND], st->n, a0, st->max_nnz, area(st, buf, 3));
+        int64_t b = sparse_encode(o, x, st->n, a0, st->max_nnz, area(st, buf, 3));
         st->acc_sparse = b >= 0;
         st->acc_bytes = b >= 0 ? b : st->dense;
-        if (b < 0)
-            memcpy(a0, buf[BUF_SEND], (size_t)st->dense);
-        st->acc = 0;
+        st->acc = b >= 0 ? 0 : dense_at;
+        if (b < 0 && !st->seg)
+            memcpy(a0, x, (size_t)st->dense);
         st->pc = 0;
     } else if (st->rx >= 0) {
         if (settle(st, buf, &st->steps[st->pc - 1], s->ops[st->rx_op].count) != 0)
@@ -257,13 +276,18 @@ static int resume(struct schedule *s, void *const buf[])
         return 0;
     }
     const struct sparse_step *step = &st->steps[st->pc++];
-    if (step->kind == SP_HALVE) {
+    if (step->kind == SP_HALVE || step->kind == SP_SPLIT) {
         halve(s, st, buf, step);
+    } else if (step->kind == SP_RECV_RANGE && step->len == 0) {
+        set_range(st, step->off, 0); /* nothing arrives: the partial is empty */
+        st->acc_sparse = false;
+        st->acc_bytes = 0;
     } else {
         if (step->kind == SP_EXCH || step->kind == SP_SEND || step->kind == SP_GATHER)
             send_partial(s, st, buf, step->peer);
-        const bool joins = step->kind == SP_GATHER || step->kind == SP_JOIN;
-        const int64_t len = joins ? step->len : st->n;
+        const bool ranged = step->kind == SP_GATHER || step->kind == SP_JOIN ||
+                            step->kind == SP_RECV_RANGE;
+        const int64_t len = ranged ? step->len : st->n;
         if (step->kind != SP_SEND && len > 0) {
             st->rx = (st->acc + 1) % 3;
             st->rx_op = sched_recv_upto(s, step->peer, BUF_TMP, st->rx * st->area,
@@ -274,26 +298,41 @@ static int resume(struct schedule *s, void *const buf[])
     return s->oom ? -1 : 0;
 }
 
-int sparse_acc_build(const struct sched_params *p, struct schedule *s,
-                     const struct sparse_step *steps, int nsteps, bool output)
+int sparse_acc_build_blocks(const struct sched_params *p, struct schedule *s,
+                            const struct sparse_step *steps, int nsteps, bool output, int64_t n,
+                            const int64_t *seg, int nseg)
 {
-    struct sp_state *st = malloc(sizeof *st + (size_t)nsteps * sizeof *steps);
+    const size_t steps_bytes = (size_t)nsteps * sizeof *steps;
+    struct sp_state *st = malloc(sizeof *st + steps_bytes + 2 * (size_t)nseg * sizeof *seg);
     if (!st)
         return -1;
     st->o = p->sparse;
-    set_range(st, 0, p->count);
+    set_range(st, 0, n);
     st->area = (st->dense + 15) & ~(int64_t)15;
     st->rx = -1;
     st->pc = -1;
     st->nsteps = nsteps;
     st->output = output;
-    memcpy(st->steps, steps, (size_t)nsteps * sizeof *steps);
+    memcpy(st->steps, steps, steps_bytes);
+    st->nseg = nseg;
+    st->seg = NULL;
+    if (seg) {
+        int64_t *copy = (int64_t *)((char *)st->steps + steps_bytes);
+        memcpy(copy, seg, 2 * (size_t)nseg * sizeof *seg);
+        st->seg = copy;
+    }
     s->state = st;
     s->free_state = free;
     s->resume = resume;
     const int64_t es = (int64_t)p->elem_size;
     sched_need_tmp(s, BUF_TMP, (5 * st->area + es - 1) / es);
     return 0;
+}
+
+int sparse_acc_build(const struct sched_params *p, struct schedule *s,
+                     const struct sparse_step *steps, int nsteps, bool output)
+{
+    return sparse_acc_build_blocks(p, s, steps, nsteps, output, p->count, NULL, 0);
 }
 
 double sparse_model_bytes(const struct sched_params *p, double merged)
@@ -312,22 +351,30 @@ double sparse_model_local(const struct sched_params *p, const struct cost_params
     return (double)p->count * (double)p->elem_size * m->gamma;
 }
 
-struct sparse_step sparse_range_step(int kind, int peer, int64_t count, int L, int lo, int len)
+/* Start of position q: off[q], or block_offset's near-equal cut. */
+static int64_t pos_off(int64_t count, int L, const int64_t *off, int q)
 {
-    const int64_t a = block_offset(count, 1 << L, lo), b = block_offset(count, 1 << L, lo + len);
+    return off ? off[q] : block_offset(count, 1 << L, q);
+}
+
+struct sparse_step sparse_range_step(int kind, int peer, int64_t count, int L,
+                                     const int64_t *off, int lo, int len)
+{
+    const int64_t a = pos_off(count, L, off, lo), b = pos_off(count, L, off, lo + len);
     return (struct sparse_step){.kind = (uint8_t)kind, .recv_is_in = true, .peer = peer,
                                 .off = a, .len = b - a};
 }
 
-int sparse_halving_steps(struct sparse_step *steps, int64_t count, int L, int v, const int *peer)
+int sparse_halving_steps(struct sparse_step *steps, int64_t count, int L, const int64_t *off,
+                         int v, const int *peer)
 {
     int lo = 0, len = 1 << L;
     for (int i = 0; i < L; i++) {
         const bool upper = v >> i & 1;
         len >>= 1;
-        steps[i] = sparse_range_step(SP_HALVE, peer[i], count, L, upper ? lo + len : lo, len);
+        steps[i] = sparse_range_step(SP_HALVE, peer[i], count, L, off, upper ? lo + len : lo, len);
         const struct sparse_step give =
-            sparse_range_step(SP_HALVE, peer[i], count, L, upper ? lo : lo + len, len);
+            sparse_range_step(SP_HALVE, peer[i], count, L, off, upper ? lo : lo + len, len);
         steps[i].off2 = give.off;
         steps[i].len2 = give.len;
         lo += upper ? len : 0;

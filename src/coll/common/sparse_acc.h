@@ -36,6 +36,8 @@ enum sparse_step_kind {
     SP_GATHER,       /* send the partial to peer, receive peer's elements
                       * [off, off+len) (adjacent to the partial's) and join them */
     SP_JOIN,         /* SP_GATHER without the send (a gather towards a root) */
+    SP_SPLIT,        /* SP_HALVE without the receive (hand a range to peer) */
+    SP_RECV_RANGE,   /* receive elements [off, off+len) from peer: the new partial */
 };
 
 struct sparse_step {
@@ -50,14 +52,24 @@ struct sparse_step {
  * Needs p->sparse and 0 < count*elem_size <= SCHED_CHUNK. */
 int sparse_acc_build(const struct sched_params *p, struct schedule *s,
                      const struct sparse_step *steps, int nsteps, bool output);
+/* The same over a vector of n elements whose positions are the input's
+ * blocks in another order: nseg pairs (input offset, length) in seg, in
+ * the partial's order (copied).  The output is the final partial, whatever
+ * range it covers. */
+int sparse_acc_build_blocks(const struct sched_params *p, struct schedule *s,
+                            const struct sparse_step *steps, int nsteps, bool output, int64_t n,
+                            const int64_t *seg, int nseg);
 
 /* Steps over the positions of a 2^L-position butterfly (patterns/halving.h)
- * of `count` elements: one whose range is positions [lo, lo+len), and the
+ * of `count` elements, position q starting at element off[q] (off: 2^L + 1
+ * entries), or cut near-equally (off NULL): one whose range is positions [lo, lo+len), and the
  * L halving steps of virtual rank v (peer[i]: the real rank of v ^ 2^i),
  * written to steps[0..L), the received half always the kernel's `in`
  * (the dense halving's roles for commutative operations).  Returns L. */
-struct sparse_step sparse_range_step(int kind, int peer, int64_t count, int L, int lo, int len);
-int sparse_halving_steps(struct sparse_step *steps, int64_t count, int L, int v, const int *peer);
+struct sparse_step sparse_range_step(int kind, int peer, int64_t count, int L,
+                                     const int64_t *off, int lo, int len);
+int sparse_halving_steps(struct sparse_step *steps, int64_t count, int L, const int64_t *off,
+                         int v, const int *peer);
 
 /* Expected bytes of a block combining `merged` ranks' inputs at density
  * p->density, positions independent (1 when the density is unknown). */

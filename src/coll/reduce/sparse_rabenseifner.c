@@ -38,13 +38,13 @@ int reduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedu
     int peer[HALVING_MAXL] = {0};
     for (int i = 0; i < L; i++)
         peer[i] = fold_rooted_oldrank(v ^ 1 << i, size, root);
-    n += sparse_halving_steps(steps + n, p->count, L, v, peer);
+    n += sparse_halving_steps(steps + n, p->count, L, NULL, v, peer);
     for (int i = L - 1; i >= 0; i--) {
         const int role = gather_role(v, vr, i);
         int lo, len;
         if (role > 0) {
             halving_range(v ^ 1 << i, L, i + 1, &lo, &len);
-            steps[n++] = sparse_range_step(SP_JOIN, peer[i], p->count, L, lo, len);
+            steps[n++] = sparse_range_step(SP_JOIN, peer[i], p->count, L, NULL, lo, len);
         } else if (role < 0) {
             steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = peer[i]};
         }

@@ -1,0 +1,102 @@
+/*
+ * Sparse reduce-scatter (and reduce-scatter-block) by the recursive halving
+ * of recursive_halving.c with Träff's neutral-element elimination: every
+ * half travels in the smallest of its dense, index/value and bitmap forms
+ * (common/sparse_acc.h), and the partial shrinks to the rank's own block.
+ *
+ * recursive_halving.c copies the input into scratch with folded block b at
+ * position bit_reverse(b), so that distance-doubling halving ends with each
+ * rank's own block and combines in rank order.  Here that permutation is
+ * applied as the input is encoded (sparse_acc_build_blocks): every rank,
+ * the folded-away ones too, works in position order from the start, and
+ * the same halving steps run on position ranges.
+ *
+ * Cost (N the sum of counts, p' = 2^L = 2^floor(lg p), f = p/p', B(m) the
+ * expected bytes of N elements combining m inputs, as in
+ * sparse_recursive_doubling.c; equal counts):
+ *     L a + sum_{s<L} B(2^s f)/2^(s+1) (b + g) + N g
+ *     [+ 2 a + B(1)(b + g) + B(p) c/N b  fold, when p != p']
+ *
+ * Operand roles are recursive_halving.c's for commutative operations (the
+ * received half is the kernel's `in`, in the fold too), so results are
+ * bitwise the dense ones.
+ */
+#include <stdlib.h>
+
+#include "../../patterns/fold.h"
+#include "../../patterns/halving.h"
+#include "../algorithm.h"
+#include "../common/sparse_acc.h"
+
+int reduce_scatter_sparse_recursive_halving_build(const struct sched_params *p,
+                                                  struct schedule *s)
+{
+    const int size = p->size, rank = p->rank, pof2 = pof2_floor(size), L = floor_log2(size);
+    const int rem = size - pof2, v = fold_newrank(rank, size);
+    const int64_t *counts = p->counts;
+    int64_t total = 0;
+    for (int i = 0; i < size; i++)
+        total += counts[i];
+    if (total == 0)
+        return 0; /* nothing to reduce */
+
+    /* nat: folded block b's offset in the input; pos: position q's offset in
+     * the permuted vector; seg: the input's pieces in position order. */
+    int64_t *nat = malloc((4 * (size_t)pof2 + 2) * sizeof *nat);
+    if (!nat)
+        return -1;
+    int64_t *pos = nat + pof2 + 1, *seg = pos + pof2 + 1;
+    nat[0] = pos[0] = 0;
+    for (int b = 0; b < pof2; b++)
+        nat[b + 1] = nat[b] + (b < rem ? counts[2 * b] + counts[2 * b + 1] : counts[b + rem]);
+    for (int q = 0; q < pof2; q++) {
+        const int b = bit_reverse(q, L);
+        seg[2 * q] = nat[b];
+        seg[2 * q + 1] = nat[b + 1] - nat[b];
+        pos[q + 1] = pos[q] + seg[2 * q + 1];
+    }
+
+    struct sparse_step steps[HALVING_MAXL + 2];
+    int n = 0;
+    if (v < 0) {
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank + 1};
+        steps[n++] = (struct sparse_step){.kind = SP_RECV_RANGE, .peer = rank + 1,
+                                          .len = counts[rank]};
+    } else {
+        const bool folded = rank < 2 * rem;
+        if (folded)
+            steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true,
+                                              .peer = rank - 1};
+        int peer[HALVING_MAXL] = {0};
+        for (int i = 0; i < L; i++)
+            peer[i] = fold_oldrank(v ^ 1 << i, size);
+        n += sparse_halving_steps(steps + n, total, L, pos, v, peer);
+        if (folded) { /* the block holds rank-1's part, then this rank's */
+            const int64_t mine = pos[bit_reverse(v, L)];
+            steps[n++] = (struct sparse_step){.kind = SP_SPLIT, .peer = rank - 1,
+                                              .off = mine + counts[rank - 1], .len = counts[rank],
+                                              .off2 = mine, .len2 = counts[rank - 1]};
+        }
+    }
+    int rc = sparse_acc_build_blocks(p, s, steps, n, true, total, seg, pof2);
+    free(nat);
+    return rc;
+}
+
+double reduce_scatter_sparse_recursive_halving_cost(const struct sched_params *p,
+                                                    const struct cost_params *m)
+{
+    const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
+    struct sched_params q = *p; /* the model's B(m) is over the whole vector */
+    q.count = 0;
+    for (int i = 0; i < p->size; i++)
+        q.count += p->counts[i];
+    const double f = (double)p->size / pof2;
+    double t = sparse_model_local(&q, m) + L * m->alpha;
+    for (int i = 0; i < L; i++)
+        t += sparse_model_bytes(&q, f * (1 << i)) / (2 << i) * (m->beta + m->gamma);
+    if (pof2 != p->size && q.count > 0)
+        t += 2 * m->alpha + sparse_model_bytes(&q, 1) * (m->beta + m->gamma) +
+             sparse_model_bytes(&q, p->size) / p->size * m->beta;
+    return t;
+}
