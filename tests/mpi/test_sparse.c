@@ -340,6 +340,14 @@ static void dropin_check(MPI_Comm comm)
            "drop-in reduce at 0.1%%: ran '%s'", last ? last : "(null)");
     record(comm, rank != p - 1 || memcmp(y, z, (size_t)n * sizeof *y) == 0,
            "drop-in reduce differs from dense");
+    /* reduce_scatter_block of the same vector: n/p each */
+    MPI_Reduce_scatter_block(x, y, n / p, MPI_DOUBLE, MPI_SUM, comm);
+    last = colibri_last_algorithm(comm, COLIBRI_REDUCE_SCATTER_BLOCK);
+    colibri_reduce_scatter_block(x, z, n / p, MPI_DOUBLE, MPI_SUM, comm, "recursive_halving");
+    record(comm, p == 1 || (last && strncmp(last, "sparse_", 7) == 0),
+           "drop-in reduce_scatter_block at 0.1%%: ran '%s'", last ? last : "(null)");
+    record(comm, memcmp(y, z, (size_t)(n / p) * sizeof *y) == 0,
+           "drop-in reduce_scatter_block differs from dense");
     for (int i = 0; i < n; i++)
         x[i] = i + rank;
     /* another count: a new estimate (the sparse one is reused for 32 calls
