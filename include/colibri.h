@@ -62,7 +62,7 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, const char *algorithm);
 
-/* Sparse reductions (allreduce, reduce): where most elements are the
+/* Sparse reductions (allreduce, reduce, reduce_scatter(_block)): where most elements are the
  * operation's neutral element, colibri sends only the others.  By default
  * it estimates the density itself (see docs/sparse.md); this sets the
  * expected fraction of non-neutral elements per rank for the next calls on
@@ -71,6 +71,15 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
  * data just changed: otherwise an estimate serves 32 calls of the same
  * count, type and op).  Every rank must pass the same value. */
 int colibri_sparse_hint(MPI_Comm comm, double density);
+
+/* A user-defined operation has no neutral element colibri could know: this
+ * gives `op` on `datatype` one (the datatype's size in bytes at `neutral`;
+ * NULL forgets it), so that reductions with that pair can go sparse like
+ * the predefined ones.  The op must be commutative and op(e, e) == e bit
+ * for bit; the datatype contiguous, of at most 32 bytes.  Local: every rank
+ * must register the same pair before using it.  Errors (MPI_ERR_OP,
+ * MPI_ERR_TYPE, MPI_ERR_ARG) go through MPI_COMM_SELF's error handler. */
+int colibri_op_neutral(MPI_Op op, MPI_Datatype datatype, const void *neutral);
 
 /* Bytes this process did not send on `comm` because blocks travelled
  * sparse, summed over all calls so far. */

@@ -193,6 +193,13 @@ int colibri_reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count r
     return run(&a, algorithm);
 }
 
+int colibri_op_neutral(MPI_Op op, MPI_Datatype datatype, const void *neutral)
+{
+    const char *why = NULL;
+    int rc = kernel_set_neutral(op, datatype, neutral, &why);
+    return rc == MPI_SUCCESS ? rc : raise_error(MPI_COMM_SELF, "colibri_op_neutral", rc, why);
+}
+
 int colibri_sparse_hint(MPI_Comm comm, double density)
 {
     struct comm_state *cs;

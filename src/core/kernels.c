@@ -18,6 +18,7 @@
 #include "kernels.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -506,11 +507,15 @@ static int neutral(int rep, int o, unsigned char *e, size_t *es)
     return 0;
 }
 
+static bool user_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *out);
+
 bool kernel_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *out)
 {
     const int o = op_index(op);
     struct tinfo ti;
-    if (o < 0 || !type_find(type, &ti, 1) || !(ti.ops & (1u << o)) || ti.rep == R_NONE ||
+    if (o < 0)
+        return user_sparse_op(op, type, out);
+    if (!type_find(type, &ti, 1) || !(ti.ops & (1u << o)) || ti.rep == R_NONE ||
         !kernels[ti.rep][o])
         return false;
     _Alignas(16) unsigned char e[SPARSE_MAX_ELEM];
@@ -525,4 +530,89 @@ bool kernel_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *out)
     const bool r_identity = is_int ? o != OP_LAND && o != OP_LOR && o != OP_LXOR
                                    : o == OP_MAX || o == OP_MIN;
     return sparse_op_init(out, es, kernels[ti.rep][o], e, r_identity);
+}
+
+/* ---- neutral elements of user-defined operations ----------------------- */
+
+/* Registered by colibri_op_neutral; looked up on every sparse-capable call,
+ * so the table stays small and is searched linearly. */
+#define MAX_USER_NEUTRALS 32
+static struct user_neutral {
+    MPI_Op op;
+    MPI_Datatype type;
+    size_t es;
+    unsigned char e[SPARSE_MAX_ELEM];
+} user_neutrals[MAX_USER_NEUTRALS];
+static int n_user_neutrals;
+
+/* A user function through MPI_Reduce_local, which is the only way to call
+ * it: the handle does not give the function back. */
+static void user_kernel(const void *in, void *inout, size_t n, const void *ctx)
+{
+    const struct user_neutral *u = ctx;
+    for (size_t done = 0; done < n; done += INT_MAX) {
+        const int c = (int)(n - done < INT_MAX ? n - done : INT_MAX);
+        PMPI_Reduce_local((const char *)in + done * u->es, (char *)inout + done * u->es, c,
+                          u->type, u->op);
+    }
+}
+
+static struct user_neutral *user_find(MPI_Op op, MPI_Datatype type)
+{
+    for (int i = 0; i < n_user_neutrals; i++)
+        if (user_neutrals[i].op == op && user_neutrals[i].type == type)
+            return &user_neutrals[i];
+    return NULL;
+}
+
+int kernel_set_neutral(MPI_Op op, MPI_Datatype type, const void *e, const char **why)
+{
+    struct user_neutral *u = user_find(op, type);
+    if (!e) { /* forget it */
+        if (u)
+            *u = user_neutrals[--n_user_neutrals];
+        return MPI_SUCCESS;
+    }
+    int commutative = 0, size = 0;
+    MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+    if (op == MPI_OP_NULL || op_index(op) >= 0 || op == MPI_REPLACE || op == MPI_NO_OP) {
+        *why = "not a user-defined operation (predefined ones have their neutral elements)";
+        return MPI_ERR_OP;
+    }
+    if (PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS || !commutative) {
+        *why = "the operation is not commutative (sparse reductions combine in any order)";
+        return MPI_ERR_OP;
+    }
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+        PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+        PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS) {
+        *why = "invalid datatype";
+        return MPI_ERR_TYPE;
+    }
+    if (size <= 0 || size > SPARSE_MAX_ELEM || size != extent || extent != textent || lb || tlb) {
+        *why = "the datatype must be contiguous, of 1 to 32 bytes";
+        return MPI_ERR_TYPE;
+    }
+    struct user_neutral tmp = {op, type, (size_t)size, {0}};
+    memcpy(tmp.e, e, (size_t)size);
+    struct sparse_op o;
+    if (!sparse_op_init_ctx(&o, tmp.es, user_kernel, &tmp, tmp.e)) {
+        *why = "op(e, e) != e: not a neutral element";
+        return MPI_ERR_ARG;
+    }
+    if (!u) {
+        if (n_user_neutrals == MAX_USER_NEUTRALS) {
+            *why = "too many registered neutral elements (32)";
+            return MPI_ERR_NO_MEM;
+        }
+        u = &user_neutrals[n_user_neutrals++];
+    }
+    *u = tmp;
+    return MPI_SUCCESS;
+}
+
+static bool user_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *out)
+{
+    const struct user_neutral *u = user_find(op, type);
+    return u && sparse_op_init_ctx(out, u->es, user_kernel, u, u->e);
 }

@@ -33,8 +33,14 @@ const char *kernel_type_name(MPI_Datatype type);
 
 /* Sparse reductions (sparse.h): fills *o with the kernel, the size and the
  * neutral element of op on type; false when op has none on type (MAXLOC,
- * MINLOC, user-defined ops, derived types). */
+ * MINLOC, derived types, user-defined ops without kernel_set_neutral). */
 struct sparse_op;
 bool kernel_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *o);
+
+/* Registers e as the neutral element of the user-defined, commutative op
+ * on a contiguous type of at most 32 bytes (NULL: forgets it), after which
+ * kernel_sparse_op serves that pair through MPI_Reduce_local.  Returns an
+ * MPI error class and *why on bad input. */
+int kernel_set_neutral(MPI_Op op, MPI_Datatype type, const void *e, const char **why);
 
 #endif

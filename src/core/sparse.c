@@ -3,6 +3,15 @@
 
 #include <string.h>
 
+static bool e_is_neutral(struct sparse_op *o, const void *e)
+{
+    memcpy(o->e, e, o->es);
+    unsigned char x[SPARSE_MAX_ELEM];
+    memcpy(x, e, o->es);
+    sparse_apply(o, e, x, 1);
+    return memcmp(x, e, o->es) == 0;
+}
+
 bool sparse_op_init(struct sparse_op *o, size_t es, sparse_kernel k, const void *e,
                     bool r_identity)
 {
@@ -12,11 +21,19 @@ bool sparse_op_init(struct sparse_op *o, size_t es, sparse_kernel k, const void 
     o->es = es;
     o->kernel = k;
     o->r_identity = r_identity;
-    memcpy(o->e, e, es);
-    unsigned char x[SPARSE_MAX_ELEM];
-    memcpy(x, e, es);
-    k(e, x, 1);
-    return memcmp(x, e, es) == 0;
+    return e_is_neutral(o, e);
+}
+
+bool sparse_op_init_ctx(struct sparse_op *o, size_t es, sparse_kernel_ctx k, const void *ctx,
+                        const void *e)
+{
+    memset(o, 0, sizeof *o);
+    if (!k || es == 0 || es > SPARSE_MAX_ELEM)
+        return false;
+    o->es = es;
+    o->kernel_ctx = k;
+    o->ctx = ctx;
+    return e_is_neutral(o, e);
 }
 
 int64_t sparse_max_nnz(int64_t n, size_t es)
@@ -261,7 +278,7 @@ static void apply_e(const struct sparse_op *o, char *io, int64_t lo, int64_t hi)
             fill_e(o, block, c);
             filled = c;
         }
-        o->kernel(block, io + i * (int64_t)o->es, (size_t)c);
+        sparse_apply(o, block, io + i * (int64_t)o->es, (size_t)c);
     }
 }
 
@@ -275,7 +292,7 @@ void sparse_merge_sd(const struct sparse_op *o, const void *in, void *io, int64_
     /* gather io at in's positions, combine there, put back */
     for (int64_t i = 0; i < k; i++)
         cpy(g + i * (int64_t)es, d + (int64_t)idx[i] * (int64_t)es, es);
-    o->kernel(cvals_of(in), g, (size_t)k);
+    sparse_apply(o, cvals_of(in), g, (size_t)k);
     if (!o->r_identity) {
         int64_t lo = 0;
         for (int64_t i = 0; i < k; i++) {
@@ -291,7 +308,7 @@ void sparse_merge_ds(const struct sparse_op *o, const void *in, const void *io, 
                      int64_t n)
 {
     sparse_decode(o, io, out);
-    o->kernel(in, out, (size_t)n);
+    sparse_apply(o, in, out, (size_t)n);
 }
 
 int64_t sparse_merge_ss(const struct sparse_op *o, const void *in, const void *io, void *out,
@@ -330,7 +347,7 @@ int64_t sparse_merge_ss(const struct sparse_op *o, const void *in, const void *i
             cpy(ov + ja, vb + b++ * (int64_t)es, es);
         }
     }
-    o->kernel(sa, ov, (size_t)m);
+    sparse_apply(o, sa, ov, (size_t)m);
     /* results equal to e become absent (x + -x = 0): compact in place, then
      * slide the values down to where the shorter index array ends */
     int64_t k = 0;

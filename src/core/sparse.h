@@ -43,9 +43,14 @@ typedef void (*sparse_kernel)(const void *in, void *inout, size_t n);
 #define SPARSE_MAX_ELEM 32
 #define SPARSE_HDR 16
 
+/* the same with the operation's context (a user-defined MPI_Op) */
+typedef void (*sparse_kernel_ctx)(const void *in, void *inout, size_t n, const void *ctx);
+
 struct sparse_op {
     size_t es;                          /* element size in bytes */
-    sparse_kernel kernel;
+    sparse_kernel kernel;               /* NULL: kernel_ctx(..., ctx) */
+    sparse_kernel_ctx kernel_ctx;
+    const void *ctx;
     unsigned char e[SPARSE_MAX_ELEM];   /* the neutral element's bytes */
     /* kernel(in = e, inout = x) == x for every x: a sparse operand can be
      * merged into a dense one without touching its absent positions.
@@ -54,9 +59,21 @@ struct sparse_op {
     int64_t *bytes_saved;               /* accounting (NULL: none) */
 };
 
-/* Fills o; false when kernel(e, e) != e (then the op is not sparse-capable). */
+/* Fills o; false when kernel(e, e) != e (then the op is not sparse-capable).
+ * The _ctx form is for kernels that need their operation's context; it
+ * assumes nothing of kernel(e, x) (r_identity false). */
 bool sparse_op_init(struct sparse_op *o, size_t es, sparse_kernel k, const void *e,
                     bool r_identity);
+bool sparse_op_init_ctx(struct sparse_op *o, size_t es, sparse_kernel_ctx k, const void *ctx,
+                        const void *e);
+
+static inline void sparse_apply(const struct sparse_op *o, const void *in, void *io, size_t n)
+{
+    if (o->kernel)
+        o->kernel(in, io, n);
+    else
+        o->kernel_ctx(in, io, n, o->ctx);
+}
 
 static inline int64_t sparse_pad16(int64_t b) { return (b + 15) & ~(int64_t)15; }
 

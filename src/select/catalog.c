@@ -129,8 +129,8 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "needs the node layout (node-aware)";
     if ((a->restrictions & R_NEUTRAL) &&
         (!p->sparse || vector_elems(p) * (int64_t)p->elem_size > SCHED_CHUNK))
-        return "needs an operation with a neutral element on a predefined type (and at most "
-               "2 GiB)";
+        return "needs an operation with a neutral element (predefined, or registered with "
+               "colibri_op_neutral) on a predefined or contiguous type (and at most 2 GiB)";
     return NULL;
 }
 

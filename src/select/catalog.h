@@ -13,8 +13,9 @@ enum restriction {
     R_COMMUTATIVE = 1u << 0, /* the operation must be commutative */
     R_POW2 = 1u << 1,        /* the process count must be a power of two */
     R_NODE_AWARE = 1u << 2,  /* needs p->layout and the node's shared segment (BUF_SHM) */
-    R_NEUTRAL = 1u << 3,     /* needs an operation with a neutral element on a predefined
-                              * type (p->sparse), vectors of at most SCHED_CHUNK bytes */
+    R_NEUTRAL = 1u << 3,     /* needs an operation with a neutral element (p->sparse:
+                              * predefined, or a user op given one by colibri_op_neutral),
+                              * vectors of at most SCHED_CHUNK bytes */
     /* No in-place restriction exists on purpose: for MPI_Reduce only the root
      * may pass MPI_IN_PLACE, and a choice that depended on it would differ
      * between ranks.  Every algorithm supports MPI_IN_PLACE. */

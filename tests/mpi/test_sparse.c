@@ -260,6 +260,57 @@ static void sweep_rs(MPI_Comm comm, const char *cname, const struct type *t, MPI
     free(counts);
 }
 
+/* User-defined operations: none without a registered neutral element; with
+ * one (colibri_op_neutral), the same sweeps as the predefined ops. */
+static void maxabs(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    const double *a = in;
+    double *b = inout;
+    for (int i = 0; i < *len; i++)
+        b[i] = fabs(a[i]) > fabs(b[i]) ? a[i] : b[i];
+}
+
+static void plain_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((double *)inout)[i] += ((const double *)in)[i];
+}
+
+static void user_ops(const struct type *dbl)
+{
+    MPI_Op op, sum, noncomm;
+    MPI_Op_create(maxabs, 1, &op);
+    MPI_Op_create(plain_sum, 1, &sum);
+    MPI_Op_create(plain_sum, 0, &noncomm);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    double x[4] = {0}, y[4];
+    int rc = colibri_allreduce(x, y, 4, MPI_DOUBLE, op, MPI_COMM_WORLD, "sparse_rabenseifner");
+    record(MPI_COMM_WORLD, rc != MPI_SUCCESS, "sparse algorithm ran a user op with no neutral element");
+    const double zero = 0.0, one = 1.0;
+    int c1, c2, c3, c4;
+    MPI_Error_class(colibri_op_neutral(MPI_SUM, MPI_DOUBLE, &zero), &c1);
+    MPI_Error_class(colibri_op_neutral(noncomm, MPI_DOUBLE, &zero), &c2);
+    MPI_Error_class(colibri_op_neutral(sum, MPI_DOUBLE, &one), &c3);
+    MPI_Error_class(colibri_op_neutral(op, MPI_DOUBLE_INT, &zero), &c4);
+    record(MPI_COMM_WORLD, c1 == MPI_ERR_OP && c2 == MPI_ERR_OP && c3 == MPI_ERR_ARG &&
+                               c4 == MPI_ERR_TYPE,
+           "colibri_op_neutral errors: %d %d %d %d", c1, c2, c3, c4);
+    rc = colibri_op_neutral(op, MPI_DOUBLE, &zero);
+    record(MPI_COMM_WORLD, rc == MPI_SUCCESS, "colibri_op_neutral(maxabs, 0.0): %d", rc);
+    sweep(MPI_COMM_WORLD, "world", dbl, op, "user maxabs", 700, false);
+    sweep_rs(MPI_COMM_WORLD, "world", dbl, op, "user maxabs", 300);
+    colibri_op_neutral(op, MPI_DOUBLE, NULL);
+    rc = colibri_allreduce(x, y, 4, MPI_DOUBLE, op, MPI_COMM_WORLD, "sparse_rabenseifner");
+    record(MPI_COMM_WORLD, rc != MPI_SUCCESS, "a forgotten neutral element still served");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Op_free(&op);
+    MPI_Op_free(&sum);
+    MPI_Op_free(&noncomm);
+}
+
 /* Bytes: at density 0, each message is the 16-byte header. */
 static void bytes_check(MPI_Comm comm)
 {
@@ -400,6 +451,7 @@ int main(int argc, char **argv)
         sweep_rs(halves, "halves", &types[t], MPI_SUM, "SUM", 500);
         sweep_rs(reversed, "reversed", &types[t], MPI_MIN, "MIN", 500);
     }
+    user_ops(&types[7]);
     bytes_check(MPI_COMM_WORLD);
     bytes_check(reversed);
     dropin_check(MPI_COMM_WORLD);

@@ -79,7 +79,7 @@ static void combine(struct sp_state *st, void *const buf[], bool recv_is_in, boo
     char *in = area(st, buf, in_a), *io = area(st, buf, io_a), *z = area(st, buf, third),
          *scratch = area(st, buf, 3);
     if (!ins && !ios) {
-        o->kernel(in, io, (size_t)st->n);
+        sparse_apply(o, in, io, (size_t)st->n);
         st->acc = io_a;
     } else if (ins && !ios) {
         sparse_merge_sd(o, in, io, st->n, scratch);
