@@ -6,6 +6,8 @@
 #   COMPUTE=1 ...   time local computation too, 1:1 with this machine's CPU
 #                   (smpi/host-speed set to the platform's 100 Gflop/s);
 #                   otherwise only communication is simulated (deterministic).
+#   REAL=1 P=2 ...  real processes under Open MPI on this machine instead
+#                   (docs/data/sparse/real-p<P>.csv; wall-clock, noisy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 P=${P:-64}
@@ -16,6 +18,17 @@ ITERS=${ITERS:-2}
 OUT=${OUT:-docs/data/sparse}
 mkdir -p "$OUT"
 bytes() { numfmt --from=iec "$1"; }
+if [ -n "${REAL:-}" ]; then
+  make -j2 build/lib/libcolibri.so >/dev/null
+  mpicc -std=c11 -O3 -D_GNU_SOURCE -Iinclude bench/sparse_bench.c -o build/bin/sparse-bench \
+    -Lbuild/lib -Wl,-rpath,"$PWD/build/lib" -lcolibri -lm
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_op=^avx
+  csv=$OUT/real-p$P.csv
+  mpirun --oversubscribe -n "$P" build/bin/sparse-bench -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" \
+    -d "$DENS" -i "$ITERS" -o "$csv"
+  echo "wrote $csv"
+  exit 0
+fi
 make -j2 MPI=smpi build-smpi/lib/libcolibri.a >/dev/null
 smpicc -std=c11 -O3 -D_GNU_SOURCE -Iinclude bench/sparse_bench.c -o build-smpi/bin/sparse-bench \
   -Wl,--whole-archive build-smpi/lib/libcolibri.a -Wl,--no-whole-archive -lm
