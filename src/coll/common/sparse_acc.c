@@ -16,6 +16,11 @@ struct sp_state {
     int acc;          /* area holding the partial */
     bool acc_sparse;
     int64_t acc_bytes;
+    /* The input was sparse: a dense partial may then hold ranges that pay
+     * sparse again once cut (clustered data: the filled-in part is in one
+     * range), so halving and joining try to encode them.  A dense input
+     * never pays for those scans. */
+    bool input_sparse;
     int rx;           /* area of the block received in the last round, -1: none */
     uint32_t rx_op;   /* its SOP_UPTO op, whose count says what arrived */
     int pc, nsteps;   /* next step; -1: the input is not read yet */
@@ -123,11 +128,24 @@ static void join(struct sp_state *st, void *const buf[], const struct sparse_ste
     const int t = 3 - st->acc - st->rx;
     const char *a = area(st, buf, own_first ? st->acc : st->rx),
                *b = area(st, buf, own_first ? st->rx : st->acc);
-    const bool as = own_first ? st->acc_sparse : rs, bs = own_first ? rs : st->acc_sparse;
+    bool as = own_first ? st->acc_sparse : rs, bs = own_first ? rs : st->acc_sparse;
     const int64_t na = own_first ? st->n : step->len, nb = own_first ? step->len : st->n;
     char *out = area(st, buf, t);
     set_range(st, own_first ? st->lo : step->off, na + nb);
     st->acc = t;
+    if (as != bs && st->input_sparse) { /* does the dense side pay sparse within the union? */
+        const char *sp = as ? a : b;
+        char *enc = area(st, buf, 3);
+        const int64_t room = st->max_nnz - sparse_nnz(sp);
+        if (room >= 0 && sparse_encode(st->o, as ? b : a, as ? nb : na, enc, room,
+                                       area(st, buf, 4)) >= 0) {
+            if (as)
+                b = enc;
+            else
+                a = enc;
+            as = bs = true;
+        }
+    }
     if (as && bs && sparse_nnz(a) + sparse_nnz(b) <= st->max_nnz) {
         st->acc_sparse = true;
         st->acc_bytes = sparse_concat(st->o, a, na, b, nb, out);
@@ -192,8 +210,16 @@ static void halve(struct schedule *s, struct sp_state *st, void *const buf[],
     const int a = st->acc;
     char *acc = area(st, buf, a);
     if (step->len2 > 0) {
-        int64_t at = a * st->area + g * es, bytes = step->len2 * es;
-        if (st->acc_sparse) {
+        int64_t at = a * st->area + g * es, bytes = step->len2 * es, enc = -1;
+        if (!st->acc_sparse && st->input_sparse) /* a cut of a dense partial may pay sparse */
+            enc = sparse_encode(o, acc + g * es, step->len2, area(st, buf, 3),
+                                sparse_max_nnz(step->len2, o->es), area(st, buf, 4));
+        if (enc >= 0) {
+            const int64_t nnz = sparse_nnz(area(st, buf, 3));
+            at = 3 * st->area, bytes = enc;
+            if (sparse_bitmap_bytes(nnz, step->len2, o->es) < enc)
+                at = 4 * st->area, bytes = sparse_to_bitmap(o, area(st, buf, 3), area(st, buf, 4));
+        } else if (st->acc_sparse) {
             char *x = area(st, buf, 3), *y = area(st, buf, 4);
             sparse_slice(o, acc, g, step->len2, x);
             const int64_t nnz = sparse_nnz(x);
@@ -222,10 +248,21 @@ static void halve(struct schedule *s, struct sp_state *st, void *const buf[],
             sparse_decode(o, area(st, buf, rx), kp);
             keep_sparse = false;
         }
-    } else if (k != 0) { /* the lower part is being sent from here: move the upper */
-        keep = (a + 1) % 3;
-        rx = (a + 2) % 3;
-        memcpy(area(st, buf, keep), acc + k * es, (size_t)keep_bytes);
+    } else {
+        int64_t b = -1;
+        if (st->input_sparse) /* the receive area is scratch until the round runs */
+            b = sparse_encode(o, acc + k * es, step->len, area(st, buf, (a + 1) % 3),
+                              sparse_max_nnz(step->len, o->es), area(st, buf, (a + 2) % 3));
+        if (b >= 0 || k != 0) {
+            keep = (a + 1) % 3;
+            rx = (a + 2) % 3;
+        }
+        if (b >= 0) {
+            keep_sparse = true;
+            keep_bytes = b;
+        } else if (k != 0) { /* the lower part is being sent from here: move the upper */
+            memcpy(area(st, buf, keep), acc + k * es, (size_t)keep_bytes);
+        }
     }
     set_range(st, step->off, step->len);
     st->acc = keep;
@@ -258,7 +295,7 @@ static int resume(struct schedule *s, void *const buf[])
         }
         char *a0 = area(st, buf, 0);
         int64_t b = sparse_encode(o, x, st->n, a0, st->max_nnz, area(st, buf, 3));
-        st->acc_sparse = b >= 0;
+        st->acc_sparse = st->input_sparse = b >= 0;
         st->acc_bytes = b >= 0 ? b : st->dense;
         st->acc = b >= 0 ? 0 : dense_at;
         if (b < 0 && !st->seg)
