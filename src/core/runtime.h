@@ -16,6 +16,11 @@
 
 struct algorithm;
 
+/* The three forms of every collective. */
+enum call_kind { CALL_BLOCKING, CALL_NONBLOCKING, CALL_PERSISTENT, CALL_KINDS };
+/* The MPI name of a form of a collective ("MPI_Iallreduce"), for errors. */
+const char *coll_fname(colibri_coll coll, enum call_kind kind);
+
 /* The last schedule built for a collective on a communicator.  Applications
  * repeat the same call in a loop; reusing the schedule takes its building
  * off the latency path of short messages. */
@@ -153,8 +158,9 @@ void *exec_alloc_elems(const struct dtinfo *d, int64_t count, void **block);
 int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
                       const struct dtinfo *d);
 
-/* Statistics (COLIBRI_STATS). */
-void stats_count(const struct algorithm *a, colibri_coll coll);
+/* Statistics (COLIBRI_STATS), per form of the call: MPI_Allreduce,
+ * MPI_Iallreduce, MPI_Allreduce_init (counted at each start). */
+void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind);
 void stats_report(void);
 
 #endif
