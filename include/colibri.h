@@ -62,6 +62,85 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, const char *algorithm);
 
+/* Nonblocking and persistent forms.  The same algorithms (and names) as
+ * the blocking calls; *request is an ordinary MPI_Request for MPI_Wait,
+ * MPI_Test and the rest of that family (also mixed with point-to-point
+ * requests), MPI_Request_free, and for the persistent forms MPI_Start and
+ * MPI_Startall (or colibri_start).
+ *  - colibri_i<coll>: starts the collective; its status on completion is
+ *    the empty status (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0).
+ *  - colibri_<coll>_init: builds the schedule and its scratch once, returns
+ *    an inactive persistent request; each start runs it on the buffers'
+ *    current contents.  Available on every MPI (MPI-3 included).
+ * The schedules advance inside MPI wait and test calls made through
+ * colibri (the interposed MPI_Wait..., MPI_Test..., so link or preload
+ * libcolibri), and on a progress thread with COLIBRI_PROGRESS_THREAD=1
+ * (needs MPI_THREAD_MULTIPLE).  Algorithms marked "blocking-only" in the
+ * catalog are not used for these calls.  A nonblocking alltoallv with
+ * automatic selection agrees on the largest block when it is called (one
+ * short allreduce) -- name an algorithm to avoid it. */
+int colibri_iallreduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       const char *algorithm, MPI_Request *request);
+int colibri_ireduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                    const char *algorithm, MPI_Request *request);
+int colibri_ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm,
+                                  const char *algorithm, MPI_Request *request);
+int colibri_ireduce_scatter(const void *sendbuf, void *recvbuf,
+                            const MPI_Count recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, const char *algorithm,
+                            MPI_Request *request);
+int colibri_ialltoall(const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm,
+                      const char *algorithm, MPI_Request *request);
+int colibri_ialltoallv(const void *sendbuf, const MPI_Count sendcounts[],
+                       const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[],
+                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm, const char *algorithm,
+                       MPI_Request *request);
+
+int colibri_allreduce_init(const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           const char *algorithm, MPI_Request *request);
+int colibri_reduce_init(const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, int root,
+                        MPI_Comm comm, const char *algorithm,
+                        MPI_Request *request);
+int colibri_reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
+                                      MPI_Count recvcount,
+                                      MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm, const char *algorithm,
+                                      MPI_Request *request);
+int colibri_reduce_scatter_init(const void *sendbuf, void *recvbuf,
+                                const MPI_Count recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                const char *algorithm, MPI_Request *request);
+int colibri_alltoall_init(const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm, const char *algorithm,
+                          MPI_Request *request);
+int colibri_alltoallv_init(const void *sendbuf, const MPI_Count sendcounts[],
+                           const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[],
+                           const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm, const char *algorithm,
+                           MPI_Request *request);
+
+/* MPI_Start for any request (colibri's persistent ones and the MPI's):
+ * for programs that link colibri without its MPI_Start wrapper. */
+int colibri_start(MPI_Request *request);
+
+/* One pass of progress over the running nonblocking and persistent
+ * collectives (what the interposed wait and test calls do); returns how
+ * many rounds or operations advanced. */
+int colibri_progress(void);
+
 /* Sparse reductions (allreduce, reduce, reduce_scatter(_block)): where most elements are the
  * operation's neutral element, colibri sends only the others.  By default
  * it estimates the density itself (see docs/sparse.md); this sets the
@@ -98,6 +177,7 @@ typedef struct colibri_algorithm_info {
     const char *name;          /* "rabenseifner", ... */
     const char *restrictions;  /* space-separated, "" when none */
     const char *cost;          /* alpha-beta-gamma cost formula */
+    int nonblocking;           /* also runs nonblocking and persistent calls */
 } colibri_algorithm_info;
 
 int colibri_catalog_size(void);

@@ -6,7 +6,10 @@
 #   tests/unit/test_*.c   no communication; run once as a single process.
 #   tests/mpi/test_*.c    a line "// ranks: 1 2 3 ..." lists the process counts
 #                         it runs at under Open MPI (oversubscribed); a line
-#                         "// mpich-ranks: 2" adds MPICH runs.
+#                         "// mpich-ranks: 2" adds MPICH runs; a line
+#                         "// env-ranks: VAR=value 2 4" adds Open MPI runs at
+#                         those process counts with VAR=value in the
+#                         environment (one line per variable setting).
 #   tests/dropin/*.sh     drop-in scenarios; exit 0 = pass.
 #   tests/smpi/*.sh       SimGrid SMPI scenarios; exit 0 = pass.
 # Each executable exits non-zero on failure; its own "N passed, N failed"
@@ -58,6 +61,11 @@ for src in tests/mpi/test_*.c; do
   for np in $(sed -n 's|^// mpich-ranks:||p' "$src"); do
     run_one "mpich $t np=$np" mpirun.mpich -n "$np" build-mpich/tests/$t
   done
+  while read -r setting nps; do
+    for np in $nps; do
+      run_one "openmpi $t $setting np=$np" env "$setting" mpirun --oversubscribe -n "$np" build/tests/$t
+    done
+  done < <(sed -n 's|^// env-ranks:||p' "$src")
 done
 
 note "== drop-in"

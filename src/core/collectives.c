@@ -2,6 +2,7 @@
  * The C API's collectives (colibri.h), which the interposed MPI_* entry
  * points also call: check, select, build the schedule, run it.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,13 +10,22 @@
 #include "config.h"
 #include "sparse.h"
 #include "native.h"
+#include "nbc.h"
 #include "runtime.h"
 #include "validate.h"
 
-static const char *const fnames[COLIBRI_NCOLL] = {"MPI_Allreduce", "MPI_Reduce",
-                                                  "MPI_Reduce_scatter",
-                                                  "MPI_Reduce_scatter_block", "MPI_Alltoall",
-                                                  "MPI_Alltoallv"};
+static const char *const fnames[CALL_KINDS][COLIBRI_NCOLL] = {
+    {"MPI_Allreduce", "MPI_Reduce", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
+     "MPI_Alltoall", "MPI_Alltoallv"},
+    {"MPI_Iallreduce", "MPI_Ireduce", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
+     "MPI_Ialltoall", "MPI_Ialltoallv"},
+    {"MPI_Allreduce_init", "MPI_Reduce_init", "MPI_Reduce_scatter_init",
+     "MPI_Reduce_scatter_block_init", "MPI_Alltoall_init", "MPI_Alltoallv_init"}};
+
+const char *coll_fname(colibri_coll coll, enum call_kind kind)
+{
+    return fnames[kind][coll];
+}
 
 /*
  * The agreed density estimate that lets the selector weigh the sparse
@@ -51,11 +61,29 @@ static double agreed_density(struct comm_state *cs, const struct native_args *a,
     return e->density;
 }
 
-static int run(struct native_args *a, const char *requested)
+/* A reduction in flight: the operation and what it owns. */
+struct reduction_op {
+    struct coll_op op;
+    struct sparse_op sparse;
+    int64_t *counts; /* reduce_scatter(_block): every rank's output count */
+};
+
+static void reduction_destroy(struct coll_op *op)
 {
-    const char *fname = fnames[a->coll];
+    struct reduction_op *r = (struct reduction_op *)op;
+    free(r->counts);
+    if (op->kind != CALL_BLOCKING)
+        free(r);
+}
+
+static int run(struct native_args *a, const char *requested, enum call_kind kind,
+               MPI_Request *req)
+{
+    const char *fname = fnames[kind][a->coll];
+    if (req)
+        *req = MPI_REQUEST_NULL;
     if (comm_passes_through(a->comm)) /* the MPI below reports or handles it */
-        return native_call(a);
+        return native_call(a, kind, req);
 
     struct call_args v = {a->coll, a->sendbuf, a->recvbuf, a->count, a->counts, a->dt, a->op,
                           a->root, 0, 0};
@@ -71,107 +99,163 @@ static int run(struct native_args *a, const char *requested)
     int tsize;
     PMPI_Type_size(a->dt, &tsize);
 
-    struct coll_call c;
-    memset(&c, 0, sizeof c);
-    c.coll = a->coll;
-    c.dt = a->dt;
-    c.sp.rank = v.rank;
-    c.sp.size = v.size;
-    c.sp.root = a->coll == COLIBRI_REDUCE ? a->root : 0;
-    c.sp.count = a->count;
-    c.sp.elem_size = (size_t)tsize;
-    c.sp.in_place = a->sendbuf == MPI_IN_PLACE;
-    c.sp.commutative = commutative != 0;
+    /* The blocking call lives on the stack, and clears only what it uses
+     * (the progress engine's part of the operation is a kilobyte). */
+    struct reduction_op local, *r = &local;
+    if (kind == CALL_BLOCKING) {
+        memset(&local.op, 0, offsetof(struct coll_op, x));
+        local.counts = NULL;
+    } else if (!(r = calloc(1, sizeof *r))) {
+        return raise_error(a->comm, fname, MPI_ERR_NO_MEM, "out of memory");
+    }
+    struct coll_op *op = &r->op;
+    op->kind = kind;
+    op->fname = fname;
+    op->comm = a->comm;
+    op->destroy = reduction_destroy;
+    struct coll_call *c = &op->c;
+    c->coll = a->coll;
+    c->dt = a->dt;
+    c->sp.rank = v.rank;
+    c->sp.size = v.size;
+    c->sp.root = a->coll == COLIBRI_REDUCE ? a->root : 0;
+    c->sp.count = a->count;
+    c->sp.elem_size = (size_t)tsize;
+    c->sp.in_place = a->sendbuf == MPI_IN_PLACE;
+    c->sp.commutative = commutative != 0;
+    c->sp.nonblocking = kind != CALL_BLOCKING;
     /* Tuning knobs; every rank must see the same values, as with any MPI
      * tuning variable. */
     const struct config *cfg = config_get();
-    c.sp.radix = (int)cfg->radix;
-    c.sp.segment = tsize > 0 ? cfg->segment_bytes / tsize : 0;
+    c->sp.radix = (int)cfg->radix;
+    c->sp.segment = tsize > 0 ? cfg->segment_bytes / tsize : 0;
 
     /* Sparse reductions need the op's neutral element; an automatic choice
-     * also needs the agreed density, for long enough vectors only. */
-    struct sparse_op sparse;
-    const bool sparse_ok = a->coll < COLIBRI_ALLTOALL && kernel_sparse_op(a->op, a->dt, &sparse);
+     * also needs the agreed density, for long enough vectors only.  A
+     * nonblocking or persistent call never agrees on it (that would block
+     * on the other ranks at the call, and a persistent one's data changes
+     * between starts): it uses the caller's hint, if any. */
+    const bool sparse_ok = a->coll < COLIBRI_ALLTOALL && kernel_sparse_op(a->op, a->dt, &r->sparse);
     if (sparse_ok) {
-        c.sp.sparse = &sparse;
+        c->sp.sparse = &r->sparse;
         const char *name = requested ? requested : cfg->algorithm[a->coll];
-        const void *input = c.sp.in_place ? a->recvbuf : a->sendbuf;
+        const void *input = c->sp.in_place ? a->recvbuf : a->sendbuf;
         int64_t n = a->coll == COLIBRI_REDUCE_SCATTER_BLOCK ? a->count * v.size : a->count;
         if (a->coll == COLIBRI_REDUCE_SCATTER)
             for (int i = 0; i < v.size; i++)
                 n += a->counts[i];
-        if ((!name || !*name || strcmp(name, "auto") == 0) && n * (int64_t)tsize >= SPARSE_AUTO_BYTES &&
-            comm_state_get(a->comm, &c.cs) == MPI_SUCCESS) {
-            c.sp.density = agreed_density(c.cs, a, &sparse, input, n);
-            sparse.bytes_saved = &c.cs->sparse_saved;
+        if (kind != CALL_BLOCKING) {
+            struct comm_state *cs = comm_state_find(a->comm);
+            c->sp.density = cs ? cs->density_hint : 0;
+        } else if ((!name || !*name || strcmp(name, "auto") == 0) &&
+                   n * (int64_t)tsize >= SPARSE_AUTO_BYTES &&
+                   comm_state_get(a->comm, &c->cs) == MPI_SUCCESS) {
+            c->sp.density = agreed_density(c->cs, a, &r->sparse, input, n);
         }
     }
 
-    int64_t *block_counts = NULL;
-    if (a->coll == COLIBRI_REDUCE_SCATTER_BLOCK) {
-        block_counts = malloc((size_t)v.size * sizeof *block_counts);
-        if (!block_counts)
+    if (a->coll == COLIBRI_REDUCE_SCATTER_BLOCK || a->coll == COLIBRI_REDUCE_SCATTER) {
+        /* reduce_scatter's own vector may be the caller's temporary (the
+         * int entry point's widened copy): an operation that outlives the
+         * call keeps a copy. */
+        r->counts = malloc((size_t)v.size * sizeof *r->counts);
+        if (!r->counts) {
+            reduction_destroy(op);
             return raise_error(a->comm, fname, MPI_ERR_NO_MEM, "out of memory");
+        }
         for (int i = 0; i < v.size; i++)
-            block_counts[i] = a->count;
-        c.sp.counts = block_counts;
-    } else if (a->coll == COLIBRI_REDUCE_SCATTER) {
-        c.sp.counts = a->counts;
+            r->counts[i] = a->coll == COLIBRI_REDUCE_SCATTER ? a->counts[i] : a->count;
+        c->sp.counts = r->counts;
     }
 
-    const struct algorithm *alg;
-    rc = select_algorithm(a->coll, &c.sp, requested, &alg, msg, sizeof msg);
+    rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
     if (rc != MPI_SUCCESS) {
-        free(block_counts);
+        reduction_destroy(op);
         return raise_error(a->comm, fname, rc, msg);
     }
-    if (!alg) {
-        free(block_counts);
+    if (!op->alg) {
+        reduction_destroy(op);
         struct comm_state *cs;
         if (comm_state_get(a->comm, &cs) == MPI_SUCCESS)
             cs->last[a->coll] = "native";
-        stats_count(NULL, a->coll);
-        return native_call(a);
+        stats_count(NULL, a->coll, kind);
+        return native_call(a, kind, req);
     }
 
-    rc = comm_state_get(a->comm, &c.cs);
+    rc = comm_state_get(a->comm, &c->cs);
     if (rc == MPI_SUCCESS)
-        rc = dtinfo_init(a->dt, &c.dti);
-    if (sparse_ok && rc == MPI_SUCCESS)
-        sparse.bytes_saved = &c.cs->sparse_saved;
+        rc = dtinfo_init(a->dt, &c->dti);
     if (rc != MPI_SUCCESS) {
-        free(block_counts);
+        reduction_destroy(op);
         return raise_error(a->comm, fname, rc, "could not set up the communicator");
     }
-    c.sendbuf = c.sp.in_place ? a->recvbuf : a->sendbuf;
-    c.recvbuf = a->recvbuf;
-    c.red.op = a->op;
-    c.red.dt = a->dt;
-    c.red.commutative = c.sp.commutative;
-    c.red.kernel = kernel_lookup(a->op, a->dt);
+    if (sparse_ok)
+        r->sparse.bytes_saved = &c->cs->sparse_saved;
+    c->sendbuf = c->sp.in_place ? a->recvbuf : a->sendbuf;
+    c->recvbuf = a->recvbuf;
+    c->red.op = a->op;
+    c->red.dt = a->dt;
+    c->red.commutative = c->sp.commutative;
+    c->red.kernel = kernel_lookup(a->op, a->dt);
+    c->cs->last[a->coll] = op->alg->name;
+    return kind == CALL_BLOCKING      ? op_run_blocking(op)
+           : kind == CALL_NONBLOCKING ? op_launch(op, req)
+                                      : op_persist(op, req);
+}
 
-    struct schedule *s = comm_cached_schedule(c.cs, a->coll, alg, &c.sp);
-    rc = s ? exec_run(&c, s) : MPI_ERR_NO_MEM;
-    free(block_counts);
-    if (rc != MPI_SUCCESS)
-        return raise_error(a->comm, fname, rc, "communication failed inside the collective");
-    c.cs->last[a->coll] = alg->name;
-    stats_count(alg, a->coll);
-    return MPI_SUCCESS;
+/* Each collective in its three forms: blocking, nonblocking (request in
+ * *request) and persistent (an inactive request for MPI_Start). */
+static int with_request(struct native_args a, const char *algorithm, enum call_kind kind,
+                        MPI_Request *request)
+{
+    if (!request)
+        return raise_error(a.comm, fnames[kind][a.coll], MPI_ERR_REQUEST, "request is NULL");
+    return run(&a, algorithm, kind, request);
 }
 
 int colibri_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm, const char *algorithm)
 {
     struct native_args a = {COLIBRI_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm};
-    return run(&a, algorithm);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_iallreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, const char *algorithm, MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm};
+    return with_request(a, algorithm, CALL_NONBLOCKING, request);
+}
+
+int colibri_allreduce_init(const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *algorithm,
+                           MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm};
+    return with_request(a, algorithm, CALL_PERSISTENT, request);
 }
 
 int colibri_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm, const char *algorithm)
 {
     struct native_args a = {COLIBRI_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm};
-    return run(&a, algorithm);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_ireduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, int root, MPI_Comm comm, const char *algorithm,
+                    MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm};
+    return with_request(a, algorithm, CALL_NONBLOCKING, request);
+}
+
+int colibri_reduce_init(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm, const char *algorithm,
+                        MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm};
+    return with_request(a, algorithm, CALL_PERSISTENT, request);
 }
 
 int colibri_reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
@@ -180,17 +264,54 @@ int colibri_reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count r
 {
     struct native_args a = {COLIBRI_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
                             datatype, op, 0, comm};
-    return run(&a, algorithm);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
 }
+
+int colibri_ireduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  const char *algorithm, MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                            datatype, op, 0, comm};
+    return with_request(a, algorithm, CALL_NONBLOCKING, request);
+}
+
+int colibri_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      const char *algorithm, MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+                            datatype, op, 0, comm};
+    return with_request(a, algorithm, CALL_PERSISTENT, request);
+}
+
+/* MPI_Count is a 64-bit integer on every MPI colibri supports. */
+_Static_assert(sizeof(MPI_Count) == sizeof(int64_t), "MPI_Count is not 64-bit");
 
 int colibri_reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *algorithm)
 {
-    /* MPI_Count is a 64-bit integer on every MPI colibri supports. */
-    _Static_assert(sizeof(MPI_Count) == sizeof(int64_t), "MPI_Count is not 64-bit");
     struct native_args a = {COLIBRI_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                             (const int64_t *)recvcounts, datatype, op, 0, comm};
-    return run(&a, algorithm);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_ireduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            const char *algorithm, MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_REDUCE_SCATTER, sendbuf, recvbuf, 0,
+                            (const int64_t *)recvcounts, datatype, op, 0, comm};
+    return with_request(a, algorithm, CALL_NONBLOCKING, request);
+}
+
+int colibri_reduce_scatter_init(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                const char *algorithm, MPI_Request *request)
+{
+    struct native_args a = {COLIBRI_REDUCE_SCATTER, sendbuf, recvbuf, 0,
+                            (const int64_t *)recvcounts, datatype, op, 0, comm};
+    return with_request(a, algorithm, CALL_PERSISTENT, request);
 }
 
 int colibri_op_neutral(MPI_Op op, MPI_Datatype datatype, const void *neutral)

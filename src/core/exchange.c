@@ -10,6 +10,7 @@
  * type map's bytes are ever read or written.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +18,10 @@
 #include "../select/select.h"
 #include "config.h"
 #include "native.h"
+#include "nbc.h"
 #include "node.h"
 #include "runtime.h"
 #include "validate.h"
-
-static const char *fname(colibri_coll coll)
-{
-    return coll == COLIBRI_ALLTOALL ? "MPI_Alltoall" : "MPI_Alltoallv";
-}
 
 /* One side (send or receive) of the call, in elements of its datatype. */
 struct side {
@@ -201,11 +198,78 @@ static bool wants_auto(colibri_coll coll, const char *requested)
     return !name || !*name || strcmp(name, "auto") == 0;
 }
 
-static int run(struct exchange_args *a, const char *requested)
+/* An all-to-all in flight: the operation and what it owns. */
+struct exchange_op {
+    struct coll_op op;
+    struct side snd, rcv;
+    struct view sv, rv;
+    bool in_place;
+    int size;
+    int64_t *bytes; /* alltoallv: byte counts and offsets as the schedule sees them */
+    int64_t *elems; /* alltoallv, nonblocking or persistent: the caller's arrays, kept */
+};
+
+/* Before each run: present the user's buffers as bytes (packing the inputs
+ * of non-contiguous types, which may have changed since the last start). */
+static int exchange_before(struct coll_op *op)
 {
-    const char *fn = fname(a->coll);
+    struct exchange_op *e = (struct exchange_op *)op;
+    int rc = view_open(&e->rcv, e->size, e->in_place, &e->rv, op->comm);
+    if (rc == MPI_SUCCESS && !e->in_place)
+        rc = view_open(&e->snd, e->size, true, &e->sv, op->comm);
+    op->c.sendbuf = e->in_place ? e->rv.base : e->sv.base;
+    op->c.recvbuf = e->rv.base;
+    return rc;
+}
+
+/* After it: unpack the outputs of a non-contiguous type. */
+static int exchange_after(struct coll_op *op, int rc)
+{
+    struct exchange_op *e = (struct exchange_op *)op;
+    int rc2 = view_close(&e->rcv, e->size, &e->rv, rc == MPI_SUCCESS, op->comm);
+    view_close(&e->snd, e->size, &e->sv, false, op->comm);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+static void exchange_destroy(struct coll_op *op)
+{
+    struct exchange_op *e = (struct exchange_op *)op;
+    free(e->bytes);
+    free(e->elems);
+    if (op->kind != CALL_BLOCKING)
+        free(e);
+}
+
+/* Keeps the caller's alltoallv arrays for an operation that outlives the
+ * call (they may be the int entry point's widened temporaries). */
+static int keep_arrays(struct exchange_op *e)
+{
+    const int n = e->size;
+    if (!(e->elems = malloc((size_t)(n ? n : 1) * 4 * sizeof *e->elems)))
+        return MPI_ERR_NO_MEM;
+    struct side *sides[2] = {&e->snd, &e->rcv};
+    for (int k = 0; k < 2; k++) {
+        int64_t *c = e->elems + 2 * k * n, *d = c + n;
+        if (k == 0 && e->in_place)
+            continue;
+        memcpy(c, sides[k]->counts, (size_t)n * sizeof *c);
+        memcpy(d, sides[k]->displs, (size_t)n * sizeof *d);
+        sides[k]->counts = c;
+        sides[k]->displs = d;
+    }
+    if (e->in_place)
+        e->snd = e->rcv;
+    return MPI_SUCCESS;
+}
+
+static int run(struct exchange_args *a, const char *requested, enum call_kind kind,
+               MPI_Request *req)
+{
+    const char *fn = coll_fname(a->coll, kind);
+    if (req)
+        *req = MPI_REQUEST_NULL;
     if (comm_passes_through(a->comm))
-        return native_exchange(a);
+        return native_exchange(a, kind, req);
 
     int rank, size;
     PMPI_Comm_rank(a->comm, &rank);
@@ -230,128 +294,184 @@ static int run(struct exchange_args *a, const char *requested)
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
 
+    /* The blocking call lives on the stack and clears only what it uses
+     * (the progress engine's part of the operation is a kilobyte). */
+    struct exchange_op local, *e = &local;
+    if (kind == CALL_BLOCKING) {
+        memset(&local.op, 0, offsetof(struct coll_op, x));
+        local.bytes = local.elems = NULL;
+    } else if (!(e = calloc(1, sizeof *e))) {
+        return raise_error(a->comm, fn, MPI_ERR_NO_MEM, "out of memory");
+    }
+    struct coll_op *op = &e->op;
+    op->kind = kind;
+    op->fname = fn;
+    op->comm = a->comm;
+    op->before = exchange_before;
+    op->after = exchange_after;
+    op->destroy = exchange_destroy;
+    e->snd = snd, e->rcv = rcv, e->in_place = in_place, e->size = size;
+    e->sv = e->rv = (struct view){0};
+    if (kind != CALL_BLOCKING && a->coll == COLIBRI_ALLTOALLV && keep_arrays(e) != MPI_SUCCESS) {
+        exchange_destroy(op);
+        return raise_error(a->comm, fn, MPI_ERR_NO_MEM, "out of memory");
+    }
+
     /* Byte counts and offsets of both sides, as the schedules see them. */
-    int64_t *bytes = NULL;
-    struct coll_call c;
-    memset(&c, 0, sizeof c);
-    c.coll = a->coll;
-    c.sp.rank = rank;
-    c.sp.size = size;
-    c.sp.elem_size = 1;
-    c.sp.in_place = in_place;
-    c.sp.radix = (int)config_get()->radix;
-    c.sp.count = rcv.count * rcv.dti.size;
+    struct coll_call *c = &op->c;
+    c->coll = a->coll;
+    c->sp.rank = rank;
+    c->sp.size = size;
+    c->sp.elem_size = 1;
+    c->sp.in_place = in_place;
+    c->sp.nonblocking = kind != CALL_BLOCKING;
+    c->sp.radix = (int)config_get()->radix;
+    c->sp.count = rcv.count * rcv.dti.size;
     if (a->coll == COLIBRI_ALLTOALLV) {
-        if (!(bytes = malloc((size_t)size * 4 * sizeof *bytes)))
+        if (!(e->bytes = malloc((size_t)size * 4 * sizeof *e->bytes))) {
+            exchange_destroy(op);
             return raise_error(a->comm, fn, MPI_ERR_NO_MEM, "out of memory");
-        int64_t *sc = bytes, *sd = bytes + size, *rcn = bytes + 2 * size, *rd = bytes + 3 * size;
+        }
+        int64_t *sc = e->bytes, *sd = sc + size, *rcn = sc + 2 * size, *rd = sc + 3 * size;
         for (int j = 0; j < size; j++) {
             sc[j] = snd.counts[j] * snd.dti.size;
             sd[j] = snd.displs[j] * snd.dti.size;
             rcn[j] = rcv.counts[j] * rcv.dti.size;
             rd[j] = rcv.displs[j] * rcv.dti.size;
         }
-        c.sp.scounts = sc, c.sp.sdispls = sd, c.sp.rcounts = rcn, c.sp.rdispls = rd;
-        c.sp.count = 0;
+        c->sp.scounts = sc, c->sp.sdispls = sd, c->sp.rcounts = rcn, c->sp.rdispls = rd;
+        c->sp.count = 0;
     }
 
-    rc = comm_state_get(a->comm, &c.cs);
+    rc = comm_state_get(a->comm, &c->cs);
     if (rc != MPI_SUCCESS) {
-        free(bytes);
+        exchange_destroy(op);
         return raise_error(a->comm, fn, rc, "could not set up the communicator");
     }
+    /* Automatic alltoallv selection agrees on the largest block first.  For
+     * a nonblocking call this is a short blocking step at the call: a
+     * limitation (docs/nonblocking.md). */
     if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested)) {
-        rc = global_max_block(c.cs, c.sp.scounts, c.sp.rcounts, size, &c.sp.count);
+        rc = global_max_block(c->cs, c->sp.scounts, c->sp.rcounts, size, &c->sp.count);
         if (rc != MPI_SUCCESS) {
-            free(bytes);
+            exchange_destroy(op);
             return raise_error(a->comm, fn, rc, "communication failed inside the collective");
         }
     }
 
     /* Node-aware algorithms need the node layout (computed once per
-     * communicator); automatic selection considers them only for alltoallv. */
+     * communicator); automatic selection considers them only for blocking
+     * alltoallv, the only calls they can serve. */
     const struct algorithm *named = NULL;
     if (!wants_auto(a->coll, requested)) {
         const char *name = requested ? requested : config_get()->algorithm[a->coll];
         named = catalog_find(a->coll, name);
     }
-    if ((named && (named->restrictions & R_NODE_AWARE)) ||
-        (!named && a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested))) {
-        rc = node_layout_get(c.cs, &c.sp.layout);
+    if ((named && (named->restrictions & R_NODE_AWARE) && kind == CALL_BLOCKING) ||
+        (!named && a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested) &&
+         kind == CALL_BLOCKING)) {
+        rc = node_layout_get(c->cs, &c->sp.layout);
         if (rc != MPI_SUCCESS) {
-            free(bytes);
+            exchange_destroy(op);
             return raise_error(a->comm, fn, rc, "could not determine the node layout");
         }
     }
 
-    const struct algorithm *alg;
-    rc = select_algorithm(a->coll, &c.sp, requested, &alg, msg, sizeof msg);
-    if (rc != MPI_SUCCESS || !alg) {
-        free(bytes);
+    rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
+    if (rc != MPI_SUCCESS || !op->alg) {
+        exchange_destroy(op);
         if (rc != MPI_SUCCESS)
             return raise_error(a->comm, fn, rc, msg);
-        c.cs->last[a->coll] = "native";
-        stats_count(NULL, a->coll);
-        return native_exchange(a);
+        c->cs->last[a->coll] = "native";
+        stats_count(NULL, a->coll, kind);
+        return native_exchange(a, kind, req);
     }
 
-    if (alg->restrictions & R_NODE_AWARE) {
-        rc = node_segment_attach(&c);
+    if (op->alg->restrictions & R_NODE_AWARE) {
+        rc = node_segment_attach(c);
         if (rc != MPI_SUCCESS) {
-            free(bytes);
+            exchange_destroy(op);
             return raise_error(a->comm, fn, rc, "could not attach the node's shared segment");
         }
     }
-    c.dt = MPI_BYTE;
-    c.dti = (struct dtinfo){1, 0, 1, 1, true};
-    struct view sv = {0}, rv = {0};
-    rc = view_open(&rcv, size, in_place, &rv, a->comm);
-    if (rc == MPI_SUCCESS && !in_place)
-        rc = view_open(&snd, size, true, &sv, a->comm);
-    c.sendbuf = in_place ? rv.base : sv.base;
-    c.recvbuf = rv.base;
-    struct schedule *s = NULL;
-    if (rc == MPI_SUCCESS)
-        s = comm_cached_schedule(c.cs, a->coll, alg, &c.sp);
-    if (rc == MPI_SUCCESS)
-        rc = s ? exec_run(&c, s) : MPI_ERR_NO_MEM;
-    int rc2 = view_close(&rcv, size, &rv, rc == MPI_SUCCESS, a->comm);
-    view_close(&snd, size, &sv, false, a->comm);
-    rc = rc != MPI_SUCCESS ? rc : rc2;
-    free(bytes);
-    if (rc != MPI_SUCCESS)
-        return raise_error(a->comm, fn, rc, "communication failed inside the collective");
-    c.cs->last[a->coll] = alg->name;
-    stats_count(alg, a->coll);
-    return MPI_SUCCESS;
+    c->dt = MPI_BYTE;
+    c->dti = (struct dtinfo){1, 0, 1, 1, true};
+    c->cs->last[a->coll] = op->alg->name;
+    return kind == CALL_BLOCKING      ? op_run_blocking(op)
+           : kind == CALL_NONBLOCKING ? op_launch(op, req)
+                                      : op_persist(op, req);
 }
+
+static int with_request(struct exchange_args *a, const char *algorithm, enum call_kind kind,
+                        MPI_Request *request)
+{
+    if (!request)
+        return raise_error(a->comm, coll_fname(a->coll, kind), MPI_ERR_REQUEST, "request is NULL");
+    return run(a, algorithm, kind, request);
+}
+
+#define ALLTOALL_ARGS                                                                  \
+    {                                                                                  \
+        COLIBRI_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, \
+            NULL, NULL, recvtype, comm                                                 \
+    }
 
 int colibri_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                      const char *algorithm)
 {
-    struct exchange_args a = {COLIBRI_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype,
-                              recvbuf, recvcount, NULL, NULL, recvtype, comm};
-    return run(&a, algorithm);
+    struct exchange_args a = ALLTOALL_ARGS;
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
 }
+
+int colibri_ialltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      const char *algorithm, MPI_Request *request)
+{
+    struct exchange_args a = ALLTOALL_ARGS;
+    return with_request(&a, algorithm, CALL_NONBLOCKING, request);
+}
+
+int colibri_alltoall_init(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          const char *algorithm, MPI_Request *request)
+{
+    struct exchange_args a = ALLTOALL_ARGS;
+    return with_request(&a, algorithm, CALL_PERSISTENT, request);
+}
+
+_Static_assert(sizeof(MPI_Aint) == sizeof(int64_t), "MPI_Aint is not 64-bit");
+#define ALLTOALLV_ARGS                                                                   \
+    {                                                                                    \
+        COLIBRI_ALLTOALLV, sendbuf, 0, (const int64_t *)sendcounts,                      \
+            (const int64_t *)sdispls, sendtype, recvbuf, 0, (const int64_t *)recvcounts, \
+            (const int64_t *)rdispls, recvtype, comm                                     \
+    }
 
 int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                       const char *algorithm)
 {
-    _Static_assert(sizeof(MPI_Aint) == sizeof(int64_t), "MPI_Aint is not 64-bit");
-    struct exchange_args a = {COLIBRI_ALLTOALLV,
-                              sendbuf,
-                              0,
-                              (const int64_t *)sendcounts,
-                              (const int64_t *)sdispls,
-                              sendtype,
-                              recvbuf,
-                              0,
-                              (const int64_t *)recvcounts,
-                              (const int64_t *)rdispls,
-                              recvtype,
-                              comm};
-    return run(&a, algorithm);
+    struct exchange_args a = ALLTOALLV_ARGS;
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_ialltoallv(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                       const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                       const char *algorithm, MPI_Request *request)
+{
+    struct exchange_args a = ALLTOALLV_ARGS;
+    return with_request(&a, algorithm, CALL_NONBLOCKING, request);
+}
+
+int colibri_alltoallv_init(const void *sendbuf, const MPI_Count sendcounts[],
+                           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm,
+                           MPI_Request *request)
+{
+    struct exchange_args a = ALLTOALLV_ARGS;
+    return with_request(&a, algorithm, CALL_PERSISTENT, request);
 }

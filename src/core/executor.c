@@ -157,87 +157,175 @@ int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value)
     return rc;
 }
 
-int exec_run(struct coll_call *c, struct schedule *s)
+int exec_next_tag(struct comm_state *cs)
 {
-    const struct dtinfo *d = &c->dti;
-    void *blocks[2] = {NULL, NULL};
-    int64_t have[2] = {0, 0};
-    void *buf[BUF_NBUFS] = {(void *)c->sendbuf, c->recvbuf, NULL, NULL, c->shm};
-    MPI_Request small_reqs[16], *reqs = small_reqs;
-    MPI_Status small_st[16], *st = small_st;
-    uint32_t small_op[16], *req_op = small_op;
-    int64_t cap_reqs = 16;
-    int rc = MPI_SUCCESS;
-    int tag = (int)(c->cs->seq++ & 0x7fff);
+    return (int)(cs->seq++ & 0x7fff);
+}
 
-    for (uint32_t r = 0; rc == MPI_SUCCESS; r++) {
+/* Room for one round's requests: the inline arrays up to EXEC_SMALL_REQS,
+ * heap ones beyond (kept until exec_release: rounds only grow). */
+static int reserve_reqs(struct exec *x, int64_t n)
+{
+    if (n <= EXEC_SMALL_REQS || n <= x->cap_reqs)
+        return MPI_SUCCESS;
+    const size_t m = (size_t)n;
+    MPI_Request *r = malloc(m * sizeof *r);
+    MPI_Status *st = malloc(m * sizeof *st);
+    uint32_t *o = malloc(m * sizeof *o);
+    if (!r || !st || !o) {
+        free(r), free(st), free(o);
+        return MPI_ERR_NO_MEM;
+    }
+    free(x->big_reqs), free(x->big_st), free(x->big_op);
+    x->big_reqs = r, x->big_st = st, x->big_op = o;
+    x->cap_reqs = n;
+    return MPI_SUCCESS;
+}
+
+static MPI_Request *reqs_of(struct exec *x) { return x->cap_reqs ? x->big_reqs : x->small_reqs; }
+static MPI_Status *st_of(struct exec *x) { return x->cap_reqs ? x->big_st : x->small_st; }
+static uint32_t *op_of(struct exec *x) { return x->cap_reqs ? x->big_op : x->small_op; }
+
+/* Prepares round x->round (or extends a dynamic schedule) and posts it.
+ * Sets x->finished when there is no round left. */
+static int post_next(struct exec *x)
+{
+    struct coll_call *c = x->c;
+    struct schedule *s = x->s;
+    int rc = MPI_SUCCESS;
+    for (;;) {
         /* Scratch is bound before a resume too: it may write what it declared. */
         for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
-            rc = grow_tmp(d, buf, blocks, have, i, s->tmp_count[i]);
+            rc = grow_tmp(&c->dti, x->buf, x->blocks, x->have, i, s->tmp_count[i]);
         if (rc != MPI_SUCCESS)
+            return rc;
+        if (x->round < s->n_rounds)
             break;
-        if (r == s->n_rounds) {
-            if (!s->resume)
-                break;
-            if (s->resume(s, buf) != 0 || s->oom) {
-                rc = MPI_ERR_NO_MEM;
-                break;
-            }
-            r--; /* re-test: a resume may add no round (a phase with no data) */
-            continue;
+        if (!s->resume) {
+            x->finished = true;
+            return MPI_SUCCESS;
         }
-        if (s->shm_bytes > c->shm_size) {
-            rc = c->shm_grow ? c->shm_grow(c, s->shm_bytes) : MPI_ERR_INTERN;
-            buf[BUF_SHM] = c->shm;
-        }
-        if (rc == MPI_SUCCESS && s->max_round_msgs > cap_reqs) {
-            const size_t m = (size_t)s->max_round_msgs;
-            MPI_Request *n = malloc(m * sizeof *n);
-            MPI_Status *ns = malloc(m * sizeof *ns);
-            uint32_t *no = malloc(m * sizeof *no);
-            if (!n || !ns || !no) {
-                free(n), free(ns), free(no);
-                rc = MPI_ERR_NO_MEM;
-                break;
-            }
-            if (reqs != small_reqs)
-                free(reqs), free(st), free(req_op);
-            reqs = n;
-            st = ns;
-            req_op = no;
-            cap_reqs = s->max_round_msgs;
-        }
-        if (rc != MPI_SUCCESS)
-            break;
-        struct sched_op *ops = &s->ops[s->rounds[r].first_op];
-        uint32_t nops = s->rounds[r].n_ops;
-        int nreq = 0;
-        rc = post_round(c, buf, ops, nops, tag, reqs, req_op, &nreq);
-        if (nreq > 0 && rc == MPI_SUCCESS)
-            rc = PMPI_Waitall(nreq, reqs, st);
-        /* SOP_UPTO: record what arrived where the resume function reads it */
-        for (int j = 0; j < nreq && rc == MPI_SUCCESS; j++) {
-            struct sched_op *op = &ops[req_op[j]];
-            if (op->kind == SOP_RECV && (op->flags & SOP_UPTO)) {
-                int got = 0;
-                rc = PMPI_Get_count(&st[j], MPI_BYTE, &got);
-                op->count = got;
-            }
-        }
-        for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
-            const struct sched_op *op = &ops[i];
-            if (op->kind == SOP_REDUCE)
-                rc = reduce_op(c, buf, op);
-            else if (op->kind == SOP_COPY)
-                rc = copy_elems(at(buf[op->src_buf], op->src_off, d),
-                                at(buf[op->dst_buf], op->dst_off, d), op->count, c->dt, d);
+        /* a resume may add no round (a phase with no data): test again */
+        if (s->resume(s, x->buf) != 0 || s->oom)
+            return MPI_ERR_NO_MEM;
+    }
+    if (s->shm_bytes > c->shm_size) {
+        rc = c->shm_grow ? c->shm_grow(c, s->shm_bytes) : MPI_ERR_INTERN;
+        x->buf[BUF_SHM] = c->shm;
+    }
+    if (rc == MPI_SUCCESS)
+        rc = reserve_reqs(x, s->max_round_msgs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const struct sched_round *r = &s->rounds[x->round];
+    x->nreq = 0;
+    x->posted = true;
+    return post_round(c, x->buf, &s->ops[r->first_op], r->n_ops, x->tag, reqs_of(x), op_of(x),
+                      &x->nreq);
+}
+
+/* The posted round's messages are complete: record SOP_UPTO sizes, apply
+ * its local operations, move to the next round. */
+static int finish_round(struct exec *x)
+{
+    struct coll_call *c = x->c;
+    const struct sched_round *r = &x->s->rounds[x->round];
+    struct sched_op *ops = &x->s->ops[r->first_op];
+    const uint32_t *req_op = op_of(x);
+    MPI_Status *st = st_of(x);
+    int rc = MPI_SUCCESS;
+    /* SOP_UPTO: record what arrived where the resume function reads it */
+    for (int j = 0; j < x->nreq && rc == MPI_SUCCESS; j++) {
+        struct sched_op *op = &ops[req_op[j]];
+        if (op->kind == SOP_RECV && (op->flags & SOP_UPTO)) {
+            int got = 0;
+            rc = PMPI_Get_count(&st[j], MPI_BYTE, &got);
+            op->count = got;
         }
     }
-    if (rc == MPI_SUCCESS && s->truncated)
+    for (uint32_t i = 0; i < r->n_ops && rc == MPI_SUCCESS; i++) {
+        const struct sched_op *op = &ops[i];
+        if (op->kind == SOP_REDUCE)
+            rc = reduce_op(c, x->buf, op);
+        else if (op->kind == SOP_COPY)
+            rc = copy_elems(at(x->buf[op->src_buf], op->src_off, &c->dti),
+                            at(x->buf[op->dst_buf], op->dst_off, &c->dti), op->count, c->dt,
+                            &c->dti);
+    }
+    x->posted = false;
+    x->nreq = 0;
+    x->round++;
+    return rc;
+}
+
+int exec_start(struct exec *x, struct coll_call *c, struct schedule *s, int tag)
+{
+    x->c = c;
+    x->s = s;
+    x->buf[BUF_SEND] = (void *)c->sendbuf;
+    x->buf[BUF_RECV] = c->recvbuf;
+    x->buf[BUF_TMP] = x->have[0] ? (char *)x->blocks[0] - c->dti.true_lb : NULL;
+    x->buf[BUF_TMP2] = x->have[1] ? (char *)x->blocks[1] - c->dti.true_lb : NULL;
+    x->buf[BUF_SHM] = c->shm;
+    x->tag = tag;
+    x->round = 0;
+    x->nreq = 0;
+    x->posted = false;
+    x->finished = false;
+    return post_next(x);
+}
+
+int exec_step(struct exec *x, bool wait, bool *done)
+{
+    int rc = MPI_SUCCESS;
+    while (rc == MPI_SUCCESS && !x->finished) {
+        if (x->posted && x->nreq > 0) {
+            if (wait) {
+                rc = PMPI_Waitall(x->nreq, reqs_of(x), st_of(x));
+            } else {
+                int flag = 0;
+                rc = PMPI_Testall(x->nreq, reqs_of(x), &flag, st_of(x));
+                if (rc == MPI_SUCCESS && !flag)
+                    break;
+            }
+        }
+        if (rc == MPI_SUCCESS && x->posted)
+            rc = finish_round(x);
+        if (rc == MPI_SUCCESS)
+            rc = post_next(x);
+    }
+    *done = x->finished;
+    if (rc == MPI_SUCCESS && x->finished && x->s->truncated)
         rc = MPI_ERR_TRUNCATE;
-    if (reqs != small_reqs)
-        free(reqs), free(st), free(req_op);
-    free(blocks[0]);
-    free(blocks[1]);
+    return rc;
+}
+
+/* Only what outlives a run needs clearing: the blocking path does not
+ * memset a kilobyte of inline requests and statuses per call. */
+static void exec_clear(struct exec *x)
+{
+    x->blocks[0] = x->blocks[1] = NULL;
+    x->have[0] = x->have[1] = 0;
+    x->big_reqs = NULL, x->big_st = NULL, x->big_op = NULL;
+    x->cap_reqs = 0;
+}
+
+void exec_release(struct exec *x)
+{
+    free(x->blocks[0]);
+    free(x->blocks[1]);
+    free(x->big_reqs), free(x->big_st), free(x->big_op);
+    exec_clear(x);
+}
+
+int exec_run(struct coll_call *c, struct schedule *s)
+{
+    struct exec x;
+    exec_clear(&x);
+    bool done = false;
+    int rc = exec_start(&x, c, s, exec_next_tag(c->cs));
+    while (rc == MPI_SUCCESS && !done)
+        rc = exec_step(&x, true, &done);
+    exec_release(&x);
     return rc;
 }

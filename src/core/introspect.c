@@ -17,6 +17,7 @@ int colibri_catalog_get(int index, colibri_algorithm_info *info)
     info->name = a->name;
     info->restrictions = catalog_restrictions(a, restr[index], sizeof restr[index]);
     info->cost = a->cost_formula;
+    info->nonblocking = !(a->restrictions & R_BLOCKING_ONLY);
     return MPI_SUCCESS;
 }
 

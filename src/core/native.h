@@ -5,7 +5,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "colibri.h"
+#include "runtime.h"
 
 struct native_args {
     colibri_coll coll;
@@ -19,7 +19,9 @@ struct native_args {
     MPI_Comm comm;
 };
 
-int native_call(const struct native_args *a);
+/* The MPI below's call in the form `kind` (nonblocking and persistent give
+ * their request in *req). */
+int native_call(const struct native_args *a, enum call_kind kind, MPI_Request *req);
 
 /* alltoall / alltoallv, with colibri's 64-bit counts and displacements
  * (alltoall: sendcount/recvcount; alltoallv: the arrays, in elements). */
@@ -36,7 +38,7 @@ struct exchange_args {
     MPI_Comm comm;
 };
 
-int native_exchange(const struct exchange_args *a);
+int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Request *req);
 
 /* Intercommunicators and MPI_COMM_NULL go to the MPI below, which handles
  * or reports them. */

@@ -16,6 +16,11 @@
 
 struct algorithm;
 
+/* The three forms of every collective. */
+enum call_kind { CALL_BLOCKING, CALL_NONBLOCKING, CALL_PERSISTENT, CALL_KINDS };
+/* The MPI name of a form of a collective ("MPI_Iallreduce"), for errors. */
+const char *coll_fname(colibri_coll coll, enum call_kind kind);
+
 /* The last schedule built for a collective on a communicator.  Applications
  * repeat the same call in a loop; reusing the schedule takes its building
  * off the latency path of short messages. */
@@ -106,6 +111,39 @@ struct coll_call {
  * dynamic schedule is extended (mutated) as it runs. */
 int exec_run(struct coll_call *call, struct schedule *s);
 
+/* The same run, one step at a time, for nonblocking and persistent calls
+ * (exec_run is these three with waiting steps).  A run posts round 0 at
+ * exec_start; each exec_step completes the posted round (PMPI_Waitall when
+ * `wait`, else PMPI_Testall and return if it is not done), applies its local
+ * operations and posts the next, as long as rounds complete; *done says the
+ * schedule has finished.  The state must stay where it is while a run is
+ * under way (the small request arrays are inline).  Scratch memory survives
+ * from one run to the next of the same state (persistent requests) until
+ * exec_release.  Start from a zeroed state. */
+#define EXEC_SMALL_REQS 16
+struct exec {
+    struct coll_call *c;
+    struct schedule *s;
+    void *buf[BUF_NBUFS];
+    void *blocks[2];           /* scratch allocations, `have` elements each */
+    int64_t have[2];
+    MPI_Request small_reqs[EXEC_SMALL_REQS], *big_reqs;
+    MPI_Status small_st[EXEC_SMALL_REQS], *big_st;
+    uint32_t small_op[EXEC_SMALL_REQS], *big_op; /* op index of each request */
+    int64_t cap_reqs;          /* 0: the small arrays are in use */
+    int nreq;                  /* requests of the posted round */
+    uint32_t round;            /* the round posted, or the next to post */
+    int tag;
+    bool posted, finished;
+};
+int exec_start(struct exec *x, struct coll_call *call, struct schedule *s, int tag);
+int exec_step(struct exec *x, bool wait, bool *done);
+void exec_release(struct exec *x);
+
+/* The tag of the next collective on `cs` (every rank starts its collectives
+ * on a communicator in the same order, so they agree on it). */
+int exec_next_tag(struct comm_state *cs);
+
 /* The maximum of one `dt` value over the communicator's ranks, in place:
  * colibri's own recursive doubling on its private communicator, for the
  * agreements selection needs (the MPI below may do a 8-byte allreduce
@@ -120,8 +158,9 @@ void *exec_alloc_elems(const struct dtinfo *d, int64_t count, void **block);
 int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
                       const struct dtinfo *d);
 
-/* Statistics (COLIBRI_STATS). */
-void stats_count(const struct algorithm *a, colibri_coll coll);
+/* Statistics (COLIBRI_STATS), per form of the call: MPI_Allreduce,
+ * MPI_Iallreduce, MPI_Allreduce_init (counted at each start). */
+void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind);
 void stats_report(void);
 
 #endif

@@ -136,6 +136,9 @@ struct sched_params {
      * rank agreed on (0: unknown), feeds the sparse algorithms' cost. */
     const struct sparse_op *sparse;
     double density;
+    /* Selection only: the call is nonblocking or persistent, so algorithms
+     * marked blocking-only in the catalog do not qualify. */
+    bool nonblocking;
 };
 
 /* Ranks grouped by shared-memory node, in the communicator's numbering.

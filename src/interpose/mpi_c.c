@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "../core/runtime.h"
+#include "../core/nbc.h"
 #include "colibri.h"
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -27,29 +27,6 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     return colibri_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
 }
 
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    int size = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS || !recvcounts)
-        return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    MPI_Count small[64], *counts = size <= 64 ? small : malloc((size_t)size * sizeof *counts);
-    if (!counts)
-        return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    for (int i = 0; i < size; i++)
-        counts[i] = recvcounts[i];
-    int rc = colibri_reduce_scatter(sendbuf, recvbuf, counts, datatype, op, comm, NULL);
-    if (counts != small)
-        free(counts);
-    return rc;
-}
-
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return colibri_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
-}
-
 /* int arrays widened to colibri's MPI_Count/MPI_Aint; small communicators
  * use the stack. */
 static MPI_Count *widen(const int *v, int n, MPI_Count *small)
@@ -62,33 +39,142 @@ static MPI_Count *widen(const int *v, int n, MPI_Count *small)
     return w;
 }
 
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm)
+#if MPI_VERSION >= 4
+#define PERSISTENT_BELOW(f, ...) f(__VA_ARGS__, MPI_INFO_NULL, req)
+#else
+#define PERSISTENT_BELOW(f, ...) MPI_ERR_UNSUPPORTED_OPERATION /* no MPI_*_init below MPI-4 */
+#endif
+/* The MPI below's call of the form `kind` (requests in *req). */
+#define BELOW(blocking, nonblocking, persistent, ...)                                   \
+    (kind == CALL_BLOCKING      ? blocking(__VA_ARGS__)                                 \
+     : kind == CALL_NONBLOCKING ? nonblocking(__VA_ARGS__, req)                         \
+                                : PERSISTENT_BELOW(persistent, __VA_ARGS__))
+
+/* MPI_Reduce_scatter, MPI_Ireduce_scatter, MPI_Reduce_scatter_init with int
+ * counts.  A bad communicator or array goes to the MPI below, which reports
+ * it; so does a call colibri has no memory to widen. */
+static int reduce_scatter_int(enum call_kind kind, const void *sendbuf, void *recvbuf,
+                              const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Request *req)
+{
+    int size = 0;
+    MPI_Count small[64], *counts = NULL;
+    if (comm != MPI_COMM_NULL && PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
+        counts = widen(recvcounts, size, small);
+    if (!counts)
+        return BELOW(PMPI_Reduce_scatter, PMPI_Ireduce_scatter, PMPI_Reduce_scatter_init, sendbuf,
+                     recvbuf, recvcounts, datatype, op, comm);
+    int rc = kind == CALL_BLOCKING
+                 ? colibri_reduce_scatter(sendbuf, recvbuf, counts, datatype, op, comm, NULL)
+             : kind == CALL_NONBLOCKING
+                 ? colibri_ireduce_scatter(sendbuf, recvbuf, counts, datatype, op, comm, NULL, req)
+                 : colibri_reduce_scatter_init(sendbuf, recvbuf, counts, datatype, op, comm, NULL,
+                                               req);
+    if (counts != small)
+        free(counts);
+    return rc;
+}
+
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_int(CALL_BLOCKING, sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                              NULL);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return colibri_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
+}
+
+/* MPI_Alltoallv, MPI_Ialltoallv, MPI_Alltoallv_init with int arrays. */
+static int alltoallv_int(enum call_kind kind, const void *sendbuf, const int sendcounts[],
+                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request *req)
 {
     int size = 0;
     if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
-        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                              recvtype, comm);
+        return BELOW(PMPI_Alltoallv, PMPI_Ialltoallv, PMPI_Alltoallv_init, sendbuf, sendcounts,
+                     sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     _Static_assert(sizeof(MPI_Count) == sizeof(MPI_Aint), "MPI_Count and MPI_Aint differ");
     MPI_Count s[4][64];
     bool in_place = sendbuf == MPI_IN_PLACE;
     MPI_Count *sc = in_place ? NULL : widen(sendcounts, size, s[0]);
     MPI_Count *sd = in_place ? NULL : widen(sdispls, size, s[1]);
     MPI_Count *rc = widen(recvcounts, size, s[2]), *rd = widen(rdispls, size, s[3]);
+    const MPI_Aint *sdw = (const MPI_Aint *)sd, *rdw = (const MPI_Aint *)rd;
     int ret;
     if ((!sc && sendcounts && !in_place) || (!sd && sdispls && !in_place) ||
         (!rc && recvcounts) || (!rd && rdispls))
-        ret = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                             recvtype, comm); /* out of memory: the MPI below can still do it */
+        ret = BELOW(PMPI_Alltoallv, PMPI_Ialltoallv, PMPI_Alltoallv_init, sendbuf, sendcounts,
+                    sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                    comm); /* out of memory: the MPI below can still do it */
+    else if (kind == CALL_BLOCKING)
+        ret = colibri_alltoallv(sendbuf, sc, sdw, sendtype, recvbuf, rc, rdw, recvtype, comm, NULL);
+    else if (kind == CALL_NONBLOCKING)
+        ret = colibri_ialltoallv(sendbuf, sc, sdw, sendtype, recvbuf, rc, rdw, recvtype, comm,
+                                 NULL, req);
     else
-        ret = colibri_alltoallv(sendbuf, sc, (const MPI_Aint *)sd, sendtype, recvbuf, rc,
-                                (const MPI_Aint *)rd, recvtype, comm, NULL);
+        ret = colibri_alltoallv_init(sendbuf, sc, sdw, sendtype, recvbuf, rc, rdw, recvtype, comm,
+                                     NULL, req);
     MPI_Count *all[4] = {sc, sd, rc, rd};
     for (int i = 0; i < 4; i++)
         if (all[i] != s[i])
             free(all[i]);
     return ret;
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv_int(CALL_BLOCKING, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, NULL);
+}
+
+/* Nonblocking forms (MPI-3). */
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, request);
+}
+
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    return colibri_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
+                                         request);
+}
+
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce_scatter_int(CALL_NONBLOCKING, sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                              request);
+}
+
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                             request);
+}
+
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallv_int(CALL_NONBLOCKING, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, request);
 }
 
 #if MPI_VERSION >= 4
@@ -130,10 +216,102 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     return colibri_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                              recvtype, comm, NULL);
 }
+
+/* MPI-4 persistent collectives (the info argument has no key colibri
+ * reads) and the nonblocking large-count forms. */
+int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return colibri_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return colibri_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, request);
+}
+
+int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    return colibri_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                             NULL, request);
+}
+
+int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
+{
+    return reduce_scatter_int(CALL_PERSISTENT, sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                              request);
+}
+
+int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    return colibri_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 NULL, request);
+}
+
+int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    return alltoallv_int(CALL_PERSISTENT, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, request);
+}
+
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, request);
+}
+
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    return colibri_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
+                                         request);
+}
+
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL,
+                                   request);
+}
+
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return colibri_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                             request);
+}
+
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return colibri_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm, NULL, request);
+}
 #endif
 
 int MPI_Finalize(void)
 {
+    progress_thread_stop();
     stats_report();
     return PMPI_Finalize();
 }

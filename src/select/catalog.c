@@ -82,7 +82,7 @@ const struct algorithm catalog[] = {
         "(D + 1) a + 4 S o + M (n + 8) L b, D = ceil(log_k p), S = sum_d min(k-1, floor((p-1)/k^d)) sub-rounds, "
         "M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, d < ceil(log_k p); "
         "p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; L most ranks per node; k radix (COLIBRI_RADIX, else tuned)"),
-    ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE,
+    ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE | R_BLOCKING_ONLY,
         "(4 + D + 1) a + (4 S + 4 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks: S, M "
         "as sloav with N for p (leaders' exchange of node-aggregated blocks), 4 node signal "
         "rounds, 2 p n local copies"),
@@ -98,7 +98,7 @@ const char *colibri_coll_name(colibri_coll coll)
 }
 
 static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware",
-                                                "neutral-element"};
+                                                "neutral-element", "blocking-only"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {
@@ -125,6 +125,8 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "needs a commutative operation";
     if ((a->restrictions & R_POW2) && (p->size & (p->size - 1)))
         return "needs a power-of-two number of processes";
+    if ((a->restrictions & R_BLOCKING_ONLY) && p->nonblocking)
+        return "runs only as a blocking call (it grows the node's shared segment mid-run)";
     if ((a->restrictions & R_NODE_AWARE) && !p->layout)
         return "needs the node layout (node-aware)";
     if ((a->restrictions & R_NEUTRAL) &&

@@ -16,6 +16,10 @@ enum restriction {
     R_NEUTRAL = 1u << 3,     /* needs an operation with a neutral element (p->sparse:
                               * predefined, or a user op given one by colibri_op_neutral),
                               * vectors of at most SCHED_CHUNK bytes */
+    R_BLOCKING_ONLY = 1u << 4, /* not for nonblocking or persistent calls (p->nonblocking):
+                                * it grows the node's shared segment collectively over the
+                                * node in the middle of a run, which would block on ranks
+                                * that have not reached it */
     /* No in-place restriction exists on purpose: for MPI_Reduce only the root
      * may pass MPI_IN_PLACE, and a choice that depended on it would differ
      * between ranks.  Every algorithm supports MPI_IN_PLACE. */

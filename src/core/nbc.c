@@ -1,0 +1,291 @@
+/*
+ * The life of a collective operation (nbc.h): blocking run, nonblocking
+ * launch with a generalized request, persistent requests, and the progress
+ * pass that advances every running operation.
+ */
+#include "nbc.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../select/catalog.h"
+#include "validate.h"
+
+/* Running operations, and persistent ones (running or not).  A recursive
+ * lock: MPI_Grequest_complete, called with it held, may call free_fn,
+ * which takes it too. */
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static struct coll_op *running;
+static int n_running;
+static struct coll_op **persistent;
+static int n_persistent, cap_persistent;
+/* Persistent requests are receives on this duplicate of MPI_COMM_SELF,
+ * each with its own tag. */
+static MPI_Comm self = MPI_COMM_NULL;
+static int next_self_tag;
+
+bool nbc_busy(void)
+{
+    return __atomic_load_n(&n_running, __ATOMIC_ACQUIRE) > 0;
+}
+
+static void link_running(struct coll_op *op)
+{
+    op->prev = NULL;
+    op->next = running;
+    if (running)
+        running->prev = op;
+    running = op;
+    __atomic_add_fetch(&n_running, 1, __ATOMIC_RELEASE);
+}
+
+static void unlink_running(struct coll_op *op)
+{
+    if (op->prev)
+        op->prev->next = op->next;
+    else
+        running = op->next;
+    if (op->next)
+        op->next->prev = op->prev;
+    __atomic_sub_fetch(&n_running, 1, __ATOMIC_RELEASE);
+}
+
+static void op_free(struct coll_op *op)
+{
+    exec_release(&op->x);
+    sched_free(&op->own);
+    op->destroy(op);
+}
+
+/* The run's local end: the collective's epilogue, statistics. */
+static int op_epilogue(struct coll_op *op, int rc)
+{
+    if (op->after)
+        rc = op->after(op, rc);
+    if (rc == MPI_SUCCESS)
+        stats_count(op->alg, op->c.coll, op->kind);
+    return rc;
+}
+
+int op_run_blocking(struct coll_op *op)
+{
+    int rc = op->before ? op->before(op) : MPI_SUCCESS;
+    struct schedule *s = NULL;
+    if (rc == MPI_SUCCESS)
+        s = comm_cached_schedule(op->c.cs, op->c.coll, op->alg, &op->c.sp);
+    if (rc == MPI_SUCCESS)
+        rc = s ? exec_run(&op->c, s) : MPI_ERR_NO_MEM;
+    rc = op_epilogue(op, rc);
+    if (op->destroy)
+        op->destroy(op);
+    if (rc != MPI_SUCCESS)
+        return raise_error(op->comm, op->fname, rc, "communication failed inside the collective");
+    return MPI_SUCCESS;
+}
+
+static int build_own(struct coll_op *op)
+{
+    sched_reset(&op->own);
+    if (op->alg->build(&op->c.sp, &op->own) != 0 || op->own.oom)
+        return MPI_ERR_NO_MEM;
+    return MPI_SUCCESS;
+}
+
+/* The run finished (or failed): tell the application's request.  Called
+ * with the lock held and `op` already off the running list; `op` may be
+ * freed on return. */
+static void op_finished(struct coll_op *op, int rc)
+{
+    op->rc = op_epilogue(op, rc);
+    op->running = false;
+    if (op->kind == CALL_PERSISTENT) {
+        if (op->rc != MPI_SUCCESS)
+            raise_error(op->comm, op->fname, op->rc, "communication failed inside the collective");
+        MPI_Request done;
+        if (PMPI_Isend(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &done) == MPI_SUCCESS)
+            PMPI_Request_free(&done);
+        if (op->user_freed)
+            op_free(op);
+        return;
+    }
+    /* Grequest_complete may free the request (and call free_fn) at once
+     * when the application already freed it; free_fn frees `op` then. */
+    op->completed = true;
+    PMPI_Grequest_complete(op->req);
+}
+
+/* A fresh run of `op`: schedule, tag, first round; links it as running.
+ * A failure finishes the run with the error, which the request reports. */
+static void op_begin(struct coll_op *op)
+{
+    int rc = op->before ? op->before(op) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && op->rebuild)
+        rc = build_own(op);
+    pthread_mutex_lock(&lock);
+    op->running = true;
+    bool done = true;
+    if (rc == MPI_SUCCESS)
+        rc = exec_start(&op->x, &op->c, &op->own, exec_next_tag(op->c.cs));
+    if (rc == MPI_SUCCESS) {
+        link_running(op);
+        rc = exec_step(&op->x, false, &done);
+        if (rc != MPI_SUCCESS || done)
+            unlink_running(op);
+    }
+    if (rc != MPI_SUCCESS || done)
+        op_finished(op, rc);
+    pthread_mutex_unlock(&lock);
+    progress_thread_wake();
+}
+
+static int query_fn(void *extra, MPI_Status *st)
+{
+    struct coll_op *op = extra;
+    PMPI_Status_set_elements(st, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(st, 0);
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = op->rc;
+    return op->rc;
+}
+
+/* MPI calls it once the request is both complete and freed by the
+ * application (MPI-4 13.2); Open MPI and MPICH may call it from
+ * MPI_Request_free before completion, which then only marks it. */
+static int free_fn(void *extra)
+{
+    struct coll_op *op = extra;
+    pthread_mutex_lock(&lock);
+    if (op->completed)
+        op_free(op);
+    else
+        op->user_freed = true;
+    pthread_mutex_unlock(&lock);
+    return MPI_SUCCESS;
+}
+
+static int cancel_fn(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS; /* a collective cannot be cancelled (MPI-4 3.8.4) */
+}
+
+int op_launch(struct coll_op *op, MPI_Request *req)
+{
+    progress_thread_ensure();
+    int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, op, &op->req);
+    if (rc != MPI_SUCCESS) {
+        op_free(op);
+        return raise_error(op->comm, op->fname, rc, "could not start the collective");
+    }
+    *req = op->req;
+    /* From here the request owns `op`. */
+    op->rebuild = true;
+    op_begin(op);
+    return MPI_SUCCESS;
+}
+
+int op_persist(struct coll_op *op, MPI_Request *req)
+{
+    progress_thread_ensure();
+    int rc = build_own(op);
+    op->rebuild = op->own.resume != NULL;
+    pthread_mutex_lock(&lock);
+    if (rc == MPI_SUCCESS && self == MPI_COMM_NULL)
+        rc = PMPI_Comm_dup(MPI_COMM_SELF, &self);
+    if (rc == MPI_SUCCESS && n_persistent == cap_persistent) {
+        int cap = cap_persistent ? 2 * cap_persistent : 16;
+        struct coll_op **p = realloc(persistent, (size_t)cap * sizeof *p);
+        if (!p)
+            rc = MPI_ERR_NO_MEM;
+        else
+            persistent = p, cap_persistent = cap;
+    }
+    /* tags 0..32766 are valid everywhere (MPI_TAG_UB >= 32767) */
+    op->self_tag = next_self_tag;
+    next_self_tag = (next_self_tag + 1) % 32767;
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
+    if (rc == MPI_SUCCESS)
+        persistent[n_persistent++] = op;
+    pthread_mutex_unlock(&lock);
+    if (rc != MPI_SUCCESS) {
+        op_free(op);
+        return raise_error(op->comm, op->fname, rc, "could not create the persistent request");
+    }
+    *req = op->req;
+    return MPI_SUCCESS;
+}
+
+static int find_persistent(MPI_Request r)
+{
+    for (int i = 0; i < n_persistent; i++)
+        if (persistent[i]->req == r)
+            return i;
+    return -1;
+}
+
+bool nbc_start(MPI_Request *req, int *rc)
+{
+    if (!__atomic_load_n(&n_persistent, __ATOMIC_ACQUIRE))
+        return false;
+    pthread_mutex_lock(&lock);
+    int i = find_persistent(*req);
+    struct coll_op *op = i >= 0 ? persistent[i] : NULL;
+    pthread_mutex_unlock(&lock);
+    if (!op)
+        return false;
+    if (op->running) {
+        *rc = raise_error(op->comm, "MPI_Start", MPI_ERR_REQUEST,
+                          "the persistent collective is still active");
+        return true;
+    }
+    *rc = PMPI_Start(&op->req);
+    if (*rc == MPI_SUCCESS)
+        op_begin(op);
+    return true;
+}
+
+bool nbc_free_persistent(MPI_Request *req, int *rc)
+{
+    if (!__atomic_load_n(&n_persistent, __ATOMIC_ACQUIRE))
+        return false;
+    pthread_mutex_lock(&lock);
+    int i = find_persistent(*req);
+    if (i < 0) {
+        pthread_mutex_unlock(&lock);
+        return false;
+    }
+    struct coll_op *op = persistent[i];
+    persistent[i] = persistent[--n_persistent];
+    *rc = PMPI_Request_free(req);
+    if (op->running)
+        op->user_freed = true; /* freed when the run finishes */
+    else
+        op_free(op);
+    pthread_mutex_unlock(&lock);
+    return true;
+}
+
+int nbc_progress(void)
+{
+    if (!nbc_busy() || pthread_mutex_trylock(&lock) != 0)
+        return 0;
+    int advanced = 0;
+    for (struct coll_op *op = running, *next; op; op = next) {
+        next = op->next;
+        uint32_t round = op->x.round;
+        bool done = false;
+        int rc = exec_step(&op->x, false, &done);
+        if (rc != MPI_SUCCESS || done) {
+            unlink_running(op);
+            op_finished(op, rc);
+            advanced++;
+        } else if (op->x.round != round) {
+            advanced++;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return advanced;
+}

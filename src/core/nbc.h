@@ -1,0 +1,92 @@
+/*
+ * Collective operations as objects: one prepared call (buffers, schedule,
+ * scratch) that the blocking path runs to completion, the nonblocking path
+ * starts and leaves to the progress engine, and the persistent path starts
+ * again and again.  collectives.c and exchange.c prepare them; the same
+ * schedules serve all three forms.
+ *
+ * The application holds an ordinary MPI_Request:
+ *  - nonblocking: a generalized request (MPI_Grequest_start) that colibri
+ *    completes when the schedule finishes; its status is the empty status
+ *    (source MPI_ANY_SOURCE, tag MPI_ANY_TAG, count 0) with MPI_ERROR the
+ *    operation's result;
+ *  - persistent: a persistent zero-byte receive on colibri's private
+ *    duplicate of MPI_COMM_SELF, which colibri satisfies with a zero-byte
+ *    send to itself when a run finishes (generalized requests cannot be
+ *    restarted).  MPI_Start on it runs the schedule again.
+ * Either way the MPI below completes the request and MPI_Wait/Test/... work
+ * on it unchanged once colibri has progressed the schedule: the interposed
+ * wait and test calls (interpose/requests.c) do that, and so does the
+ * optional progress thread (progress.c).
+ */
+#ifndef COLIBRI_NBC_H
+#define COLIBRI_NBC_H
+
+#include <stdbool.h>
+
+#include "runtime.h"
+
+struct coll_op {
+    struct coll_call c;
+    const struct algorithm *alg;
+    enum call_kind kind;
+    const char *fname;            /* "MPI_Iallreduce", ... for error messages */
+    MPI_Comm comm;                /* the caller's communicator */
+    /* Nonblocking and persistent calls run their own schedule, never the
+     * communicator's cache slot, which a later call may rebuild.  It is
+     * built at the start of a run for every nonblocking call and for
+     * persistent ones with a dynamic schedule (SLOAV, sparse), which a run
+     * extends; other persistent ones build it once. */
+    struct schedule own;
+    bool rebuild;
+    /* The collective's edges: before each run (pack non-contiguous
+     * inputs), after it (unpack outputs; gets and returns the result), and
+     * freeing the memory of the object that contains this one.  NULL: none. */
+    int (*before)(struct coll_op *op);
+    int (*after)(struct coll_op *op, int rc);
+    void (*destroy)(struct coll_op *op);
+    /* progress engine (nbc.c) */
+    struct exec x;
+    MPI_Request req;              /* the request the application holds */
+    int self_tag;                 /* persistent: the tag of its receive on colibri's self comm */
+    int rc;                       /* result of the last run */
+    bool running, completed, user_freed;
+    struct coll_op *next, *prev;
+};
+
+/* Runs a prepared blocking call (on the communicator's cached schedule);
+ * reports errors through the communicator's error handler. */
+int op_run_blocking(struct coll_op *op);
+
+/* Takes a prepared nonblocking call (heap-allocated, freed through
+ * op->destroy), starts it and gives the application its request. */
+int op_launch(struct coll_op *op, MPI_Request *req);
+
+/* Takes a prepared persistent call: builds its schedule and gives the
+ * application an inactive persistent request that MPI_Start runs. */
+int op_persist(struct coll_op *op, MPI_Request *req);
+
+/* MPI_Start on a request: starts it and returns true when it is
+ * colibri's, else returns false and does nothing.  *rc gets the result. */
+bool nbc_start(MPI_Request *req, int *rc);
+
+/* MPI_Request_free on a request: frees it and returns true when it is a
+ * colibri persistent request (an active one finishes first). */
+bool nbc_free_persistent(MPI_Request *req, int *rc);
+
+/* Whether any colibri operation is running (cheap, no lock). */
+bool nbc_busy(void);
+
+/* One pass over the running operations, testing (never waiting on) their
+ * current rounds; returns how many rounds or operations advanced.  Safe
+ * from any thread; a pass already under way elsewhere makes it return 0. */
+int nbc_progress(void);
+
+/* The progress thread (progress.c): started on the first nonblocking or
+ * persistent call when COLIBRI_PROGRESS_THREAD=1, woken when an operation
+ * starts, stopped at MPI_Finalize. */
+void progress_thread_ensure(void);
+void progress_thread_wake(void);
+void progress_thread_stop(void);
+
+#endif

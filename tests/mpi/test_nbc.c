@@ -1,0 +1,613 @@
+// ranks: 1 2 3 4 5 8
+// mpich-ranks: 2
+// env-ranks: COLIBRI_PROGRESS_THREAD=1 2 4
+/*
+ * Nonblocking and persistent collectives, checked against a serial
+ * expectation computed here (int sums: exact):
+ *  - every nonblocking collective x every catalog algorithm that serves
+ *    nonblocking calls, "auto" and "native", counts 0, 1, 7, 300, completed
+ *    by each of MPI_Wait, Test, Waitall, Testall, Waitany, Testany,
+ *    Waitsome, Testsome in turn, mixed with point-to-point requests whose
+ *    statuses are checked too; the collective's status is the empty one;
+ *  - six collectives outstanding at once on MPI_COMM_WORLD, a duplicate and
+ *    a split (reversed order), completed together and in any order;
+ *  - MPI_Request_free on a running collective (it still completes);
+ *  - persistent requests (colibri_*_init, and MPI_*_init on an MPI-4
+ *    library) started many times with new buffer contents, by MPI_Start
+ *    and MPI_Startall, then freed;
+ *  - the interposed MPI_I* entry points (int counts);
+ *  - bad arguments: the MPI error class, no request, no buffer touched;
+ *    a blocking-only algorithm forced on a nonblocking call is an error.
+ * A second run line has COLIBRI_PROGRESS_THREAD=1 (MPI_THREAD_MULTIPLE).
+ */
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colibri.h"
+
+static int wrank, wsize;
+static long long passed, failed;
+
+#define CHECK(cond, ...)                                                                     \
+    do {                                                                                     \
+        if (cond) {                                                                          \
+            passed++;                                                                        \
+        } else {                                                                             \
+            if (failed++ < 20) {                                                             \
+                fprintf(stderr, "rank %d: %s:%d: ", wrank, __FILE__, __LINE__);              \
+                fprintf(stderr, __VA_ARGS__);                                                \
+                fprintf(stderr, "\n");                                                       \
+            }                                                                                \
+        }                                                                                    \
+    } while (0)
+
+#define SENTINEL (-77777)
+
+static int val(int r, int i, int k) { return (r * 7 + i * 3 + k * 11) % 1000 - 300; }
+
+/* One collective call: its communicator, arguments, buffers and the
+ * result it must produce. */
+struct inst {
+    colibri_coll coll;
+    const char *alg;
+    int n, root, k;
+    MPI_Comm comm;
+    int crank, csize;
+    int *sbuf, *rbuf, *expect;
+    int nsend, nrecv;
+    MPI_Count *counts, *sc, *rc; /* reduce_scatter counts; alltoallv counts */
+    MPI_Aint *sd, *rd;
+};
+
+static int a2av_count(int from, int to, int n) { return ((from + 2 * to) % 3) * n; }
+
+static void inst_init(struct inst *t, colibri_coll coll, const char *alg, int n, MPI_Comm comm)
+{
+    memset(t, 0, sizeof *t);
+    t->coll = coll, t->alg = alg, t->n = n, t->comm = comm;
+    MPI_Comm_rank(comm, &t->crank);
+    MPI_Comm_size(comm, &t->csize);
+    const int p = t->csize;
+    t->counts = calloc((size_t)p, sizeof *t->counts);
+    t->sc = calloc((size_t)p, sizeof *t->sc);
+    t->rc = calloc((size_t)p, sizeof *t->rc);
+    t->sd = calloc((size_t)p, sizeof *t->sd);
+    t->rd = calloc((size_t)p, sizeof *t->rd);
+    switch (coll) {
+    case COLIBRI_ALLREDUCE:
+    case COLIBRI_REDUCE:
+        t->nsend = t->nrecv = n;
+        break;
+    case COLIBRI_REDUCE_SCATTER_BLOCK:
+        t->nsend = n * p, t->nrecv = n;
+        break;
+    case COLIBRI_REDUCE_SCATTER:
+        for (int j = 0; j < p; j++) {
+            t->counts[j] = (j + n) % 3 == 0 ? 0 : n + j;
+            t->nsend += (int)t->counts[j];
+        }
+        t->nrecv = (int)t->counts[t->crank];
+        break;
+    case COLIBRI_ALLTOALL:
+        t->nsend = t->nrecv = n * p;
+        break;
+    default:
+        for (int j = 0; j < p; j++) {
+            t->sc[j] = a2av_count(t->crank, j, n);
+            t->rc[j] = a2av_count(j, t->crank, n);
+            /* displacements reversed: blocks of high ranks first */
+            t->sd[j] = j == p - 1 ? 0 : t->sd[j + 1];
+        }
+        for (int j = p - 1; j >= 0; j--) {
+            t->sd[j] = j == p - 1 ? 0 : t->sd[j + 1] + t->sc[j + 1];
+            t->rd[j] = j == p - 1 ? 0 : t->rd[j + 1] + t->rc[j + 1];
+        }
+        for (int j = 0; j < p; j++)
+            t->nsend += (int)t->sc[j], t->nrecv += (int)t->rc[j];
+    }
+    t->sbuf = malloc((size_t)(t->nsend + 1) * sizeof(int));
+    t->rbuf = malloc((size_t)(t->nrecv + 1) * sizeof(int));
+    t->expect = malloc((size_t)(t->nrecv + 1) * sizeof(int));
+}
+
+static void inst_free(struct inst *t)
+{
+    free(t->counts), free(t->sc), free(t->rc), free(t->sd), free(t->rd);
+    free(t->sbuf), free(t->rbuf), free(t->expect);
+}
+
+/* New contents for iteration k: inputs, a sentinel output, the expectation. */
+static void inst_fill(struct inst *t, int k)
+{
+    const int p = t->csize, n = t->n, me = t->crank;
+    t->k = k;
+    t->root = k % p;
+    for (int i = 0; i <= t->nrecv; i++)
+        t->rbuf[i] = SENTINEL;
+    int off = 0;
+    switch (t->coll) {
+    case COLIBRI_ALLREDUCE:
+    case COLIBRI_REDUCE:
+        for (int i = 0; i < n; i++) {
+            t->sbuf[i] = val(me, i, k);
+            t->expect[i] = 0;
+            for (int r = 0; r < p; r++)
+                t->expect[i] += val(r, i, k);
+        }
+        if (t->coll == COLIBRI_REDUCE && me != t->root)
+            for (int i = 0; i < n; i++)
+                t->expect[i] = SENTINEL;
+        break;
+    case COLIBRI_REDUCE_SCATTER_BLOCK:
+    case COLIBRI_REDUCE_SCATTER:
+        for (int i = 0; i < t->nsend; i++)
+            t->sbuf[i] = val(me, i, k);
+        for (int j = 0; j < me; j++)
+            off += t->coll == COLIBRI_REDUCE_SCATTER ? (int)t->counts[j] : n;
+        for (int i = 0; i < t->nrecv; i++) {
+            t->expect[i] = 0;
+            for (int r = 0; r < p; r++)
+                t->expect[i] += val(r, off + i, k);
+        }
+        break;
+    case COLIBRI_ALLTOALL:
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < n; i++) {
+                t->sbuf[j * n + i] = val(me, j * 1000 + i, k);
+                t->expect[j * n + i] = val(j, me * 1000 + i, k);
+            }
+        break;
+    default:
+        for (int j = 0; j < p; j++) {
+            for (int i = 0; i < t->sc[j]; i++)
+                t->sbuf[t->sd[j] + i] = val(me, j * 1000 + i, k);
+            for (int i = 0; i < t->rc[j]; i++)
+                t->expect[t->rd[j] + i] = val(j, me * 1000 + i, k);
+        }
+    }
+    t->expect[t->nrecv] = SENTINEL;
+}
+
+/* Starts it nonblocking (persistent: creates the inactive request). */
+static int inst_call(struct inst *t, bool persistent, MPI_Request *r)
+{
+    const char *a = t->alg;
+    MPI_Comm c = t->comm;
+    switch (t->coll) {
+    case COLIBRI_ALLREDUCE:
+        return persistent ? colibri_allreduce_init(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r)
+                          : colibri_iallreduce(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r);
+    case COLIBRI_REDUCE:
+        /* a persistent reduce keeps its root: 0 */
+        return persistent ? colibri_reduce_init(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, 0, c, a, r)
+                          : colibri_ireduce(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, t->root, c,
+                                            a, r);
+    case COLIBRI_REDUCE_SCATTER_BLOCK:
+        return persistent ? colibri_reduce_scatter_block_init(t->sbuf, t->rbuf, t->n, MPI_INT,
+                                                              MPI_SUM, c, a, r)
+                          : colibri_ireduce_scatter_block(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM,
+                                                          c, a, r);
+    case COLIBRI_REDUCE_SCATTER:
+        return persistent ? colibri_reduce_scatter_init(t->sbuf, t->rbuf, t->counts, MPI_INT,
+                                                        MPI_SUM, c, a, r)
+                          : colibri_ireduce_scatter(t->sbuf, t->rbuf, t->counts, MPI_INT, MPI_SUM,
+                                                    c, a, r);
+    case COLIBRI_ALLTOALL:
+        return persistent ? colibri_alltoall_init(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT,
+                                                  c, a, r)
+                          : colibri_ialltoall(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT, c,
+                                              a, r);
+    default:
+        return persistent ? colibri_alltoallv_init(t->sbuf, t->sc, t->sd, MPI_INT, t->rbuf, t->rc,
+                                                   t->rd, MPI_INT, c, a, r)
+                          : colibri_ialltoallv(t->sbuf, t->sc, t->sd, MPI_INT, t->rbuf, t->rc,
+                                               t->rd, MPI_INT, c, a, r);
+    }
+}
+
+static void inst_verify(const struct inst *t, const char *how)
+{
+    int bad = -1;
+    for (int i = 0; i <= t->nrecv && bad < 0; i++)
+        if (t->rbuf[i] != t->expect[i])
+            bad = i;
+    CHECK(bad < 0, "%s %s n=%d k=%d (%s) p=%d: element %d is %d, expected %d",
+          colibri_coll_name(t->coll), t->alg ? t->alg : "auto", t->n, t->k, how, t->csize, bad,
+          bad >= 0 ? t->rbuf[bad] : 0, bad >= 0 ? t->expect[bad] : 0);
+}
+
+/* Point-to-point traffic mixed into the completion calls: a ring exchange. */
+struct ring {
+    int in, out;
+    MPI_Request r[2];
+};
+
+static void ring_start(struct ring *g, int tag)
+{
+    g->out = wrank * 100 + tag;
+    g->in = -1;
+    MPI_Irecv(&g->in, 1, MPI_INT, (wrank + wsize - 1) % wsize, tag, MPI_COMM_WORLD, &g->r[0]);
+    MPI_Isend(&g->out, 1, MPI_INT, (wrank + 1) % wsize, tag, MPI_COMM_WORLD, &g->r[1]);
+}
+
+static void ring_check(const struct ring *g, const MPI_Status *recv_status, int tag)
+{
+    int left = (wrank + wsize - 1) % wsize;
+    CHECK(g->in == left * 100 + tag, "ring received %d", g->in);
+    if (recv_status)
+        CHECK(recv_status->MPI_SOURCE == left && recv_status->MPI_TAG == tag,
+              "ring status source %d tag %d", recv_status->MPI_SOURCE, recv_status->MPI_TAG);
+}
+
+static void check_coll_status(const MPI_Status *st)
+{
+    int count = -1;
+    MPI_Get_count(st, MPI_BYTE, &count);
+    CHECK(count == 0, "collective status count %d", count);
+}
+
+enum style { S_WAIT, S_TEST, S_WAITALL, S_TESTALL, S_WAITANY, S_TESTANY, S_WAITSOME, S_TESTSOME,
+             S_NSTYLES };
+static const char *const style_names[S_NSTYLES] = {"Wait", "Test", "Waitall", "Testall",
+                                                   "Waitany", "Testany", "Waitsome", "Testsome"};
+
+/* Completes the collective's request `coll` together with a ring exchange,
+ * by one completion call style; checks statuses.  `native` requests have
+ * the MPI's own status, not checked; a persistent request stays (inactive). */
+static void complete_mixed(MPI_Request *coll, int style, bool check_status, bool persistent)
+{
+    static int tag = 1;
+    struct ring g;
+    tag = tag % 1000 + 1;
+    ring_start(&g, tag);
+    MPI_Request reqs[3] = {g.r[0], *coll, g.r[1]};
+    MPI_Status sts[3], st;
+    int flag = 0, idx, outcount, indices[3], left = 3;
+    bool got_coll = false;
+    MPI_Status coll_st, recv_st;
+    bool have_recv = false;
+    switch (style) {
+    case S_WAIT:
+        MPI_Wait(&reqs[1], &coll_st);
+        got_coll = true;
+        MPI_Waitall(3, reqs, sts);
+        recv_st = sts[0], have_recv = true;
+        break;
+    case S_TEST:
+        while (!flag)
+            MPI_Test(&reqs[1], &flag, &coll_st);
+        got_coll = true;
+        MPI_Waitall(3, reqs, sts);
+        recv_st = sts[0], have_recv = true;
+        break;
+    case S_WAITALL:
+        MPI_Waitall(3, reqs, sts);
+        coll_st = sts[1], recv_st = sts[0], got_coll = have_recv = true;
+        break;
+    case S_TESTALL:
+        while (!flag)
+            MPI_Testall(3, reqs, &flag, sts);
+        coll_st = sts[1], recv_st = sts[0], got_coll = have_recv = true;
+        break;
+    case S_WAITANY:
+    case S_TESTANY:
+        while (left > 0) {
+            if (style == S_WAITANY)
+                MPI_Waitany(3, reqs, &idx, &st);
+            else {
+                MPI_Testany(3, reqs, &idx, &flag, &st);
+                if (!flag)
+                    continue;
+            }
+            CHECK(idx != MPI_UNDEFINED, "Wait/Testany: no request left with %d to go", left);
+            if (idx == MPI_UNDEFINED)
+                break;
+            left--;
+            if (idx == 1)
+                coll_st = st, got_coll = true;
+            if (idx == 0)
+                recv_st = st, have_recv = true;
+        }
+        break;
+    default:
+        while (left > 0) {
+            if (style == S_WAITSOME)
+                MPI_Waitsome(3, reqs, &outcount, indices, sts);
+            else
+                MPI_Testsome(3, reqs, &outcount, indices, sts);
+            CHECK(outcount != MPI_UNDEFINED, "Wait/Testsome: none active with %d to go", left);
+            if (outcount == MPI_UNDEFINED)
+                break;
+            for (int i = 0; i < outcount; i++) {
+                left--;
+                if (indices[i] == 1)
+                    coll_st = sts[i], got_coll = true;
+                if (indices[i] == 0)
+                    recv_st = sts[i], have_recv = true;
+            }
+        }
+    }
+    CHECK(reqs[0] == MPI_REQUEST_NULL && (reqs[1] == MPI_REQUEST_NULL) != persistent &&
+              reqs[2] == MPI_REQUEST_NULL,
+          "%s left a request active (or freed a persistent one)", style_names[style]);
+    if (got_coll && check_status)
+        check_coll_status(&coll_st);
+    ring_check(&g, have_recv ? &recv_st : NULL, tag);
+    *coll = reqs[1];
+}
+
+/* Every algorithm of `coll` that serves nonblocking calls, then auto and native. */
+static int algorithms(colibri_coll coll, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < colibri_catalog_size() && n < max - 2; i++) {
+        colibri_algorithm_info info;
+        colibri_catalog_get(i, &info);
+        if (info.coll == coll && info.nonblocking && !strstr(info.restrictions, "neutral"))
+            names[n++] = info.name;
+    }
+    names[n++] = NULL; /* auto */
+    names[n++] = "native";
+    return n;
+}
+
+static void test_every_algorithm(void)
+{
+    static const int counts[] = {0, 1, 7, 300};
+    int style = 0;
+    for (int coll = 0; coll < COLIBRI_NCOLL; coll++) {
+        const char *names[32];
+        int nalg = algorithms((colibri_coll)coll, names, 32);
+        for (int a = 0; a < nalg; a++)
+            for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++) {
+                struct inst t;
+                inst_init(&t, (colibri_coll)coll, names[a], counts[c], MPI_COMM_WORLD);
+                inst_fill(&t, (int)c + a);
+                MPI_Request r = MPI_REQUEST_NULL;
+                int rc = inst_call(&t, false, &r);
+                CHECK(rc == MPI_SUCCESS, "start %s %s: rc %d", colibri_coll_name(t.coll),
+                      names[a] ? names[a] : "auto", rc);
+                bool native = names[a] && strcmp(names[a], "native") == 0;
+                complete_mixed(&r, style, !native, false);
+                inst_verify(&t, style_names[style]);
+                if (!native && names[a]) {
+                    const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, t.coll);
+                    CHECK(ran && strcmp(ran, names[a]) == 0, "last algorithm %s, forced %s",
+                          ran ? ran : "(none)", names[a]);
+                }
+                style = (style + 1) % S_NSTYLES;
+                inst_free(&t);
+            }
+    }
+}
+
+/* Six collectives outstanding on three communicators, plus a ring. */
+static void test_outstanding(void)
+{
+    MPI_Comm dup, split;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wsize - wrank, &split);
+    struct {
+        colibri_coll coll;
+        MPI_Comm comm;
+        int n;
+    } plan[] = {{COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 300}, {COLIBRI_ALLTOALL, dup, 5},
+                {COLIBRI_REDUCE_SCATTER_BLOCK, split, 9}, {COLIBRI_ALLTOALLV, MPI_COMM_WORLD, 4},
+                {COLIBRI_REDUCE, dup, 17},                {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 1},
+                {COLIBRI_REDUCE_SCATTER, split, 6}};
+    enum { N = sizeof plan / sizeof *plan };
+    for (int round = 0; round < 4; round++) {
+        struct inst t[N];
+        MPI_Request r[N + 2];
+        for (int i = 0; i < N; i++) {
+            inst_init(&t[i], plan[i].coll, NULL, plan[i].n, plan[i].comm);
+            inst_fill(&t[i], round * 10 + i);
+            inst_call(&t[i], false, &r[i]);
+        }
+        struct ring g;
+        ring_start(&g, 2000 + round);
+        r[N] = g.r[0], r[N + 1] = g.r[1];
+        if (round % 2 == 0) {
+            MPI_Status st[N + 2];
+            MPI_Waitall(N + 2, r, st);
+            ring_check(&g, &st[N], 2000 + round);
+        } else { /* in whatever order they finish */
+            for (int left = N + 2; left > 0; left--) {
+                int idx;
+                MPI_Waitany(N + 2, r, &idx, MPI_STATUS_IGNORE);
+            }
+            ring_check(&g, NULL, 2000 + round);
+        }
+        for (int i = 0; i < N; i++) {
+            inst_verify(&t[i], round % 2 ? "outstanding, Waitany" : "outstanding, Waitall");
+            inst_free(&t[i]);
+        }
+    }
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&split);
+}
+
+/* A freed request's collective still runs to the end. */
+static void test_request_free(void)
+{
+    struct inst t;
+    inst_init(&t, COLIBRI_ALLREDUCE, "ring", 300, MPI_COMM_WORLD);
+    inst_fill(&t, 3);
+    MPI_Request r;
+    inst_call(&t, false, &r);
+    MPI_Request_free(&r);
+    CHECK(r == MPI_REQUEST_NULL, "MPI_Request_free left the request");
+    double t0 = MPI_Wtime();
+    while (memcmp(t.rbuf, t.expect, (size_t)t.nrecv * sizeof(int)) != 0 && MPI_Wtime() - t0 < 30)
+        colibri_progress();
+    inst_verify(&t, "after MPI_Request_free");
+    inst_free(&t);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void test_persistent(void)
+{
+    int style = 0;
+    for (int coll = 0; coll < COLIBRI_NCOLL; coll++) {
+        const char *names[32];
+        int nalg = algorithms((colibri_coll)coll, names, 32);
+        /* the first algorithm and auto, each started 5 times, two at once */
+        struct inst t[2];
+        MPI_Request r[2];
+        const char *pick[2] = {names[0], names[nalg - 2]};
+        for (int i = 0; i < 2; i++) {
+            inst_init(&t[i], (colibri_coll)coll, pick[i], 50 + i, MPI_COMM_WORLD);
+            inst_fill(&t[i], 0);
+            int rc = inst_call(&t[i], true, &r[i]);
+            CHECK(rc == MPI_SUCCESS && r[i] != MPI_REQUEST_NULL, "%s_init rc %d",
+                  colibri_coll_name(t[i].coll), rc);
+        }
+        for (int k = 0; k < 5; k++) {
+            for (int i = 0; i < 2; i++) {
+                inst_fill(&t[i], k);
+                t[i].root = 0; /* persistent reduce: root fixed at init */
+                if (t[i].coll == COLIBRI_REDUCE && t[i].crank != 0)
+                    for (int j = 0; j < t[i].n; j++)
+                        t[i].expect[j] = SENTINEL;
+                else if (t[i].coll == COLIBRI_REDUCE)
+                    for (int j = 0; j < t[i].n; j++) {
+                        t[i].expect[j] = 0;
+                        for (int q = 0; q < wsize; q++)
+                            t[i].expect[j] += val(q, j, k);
+                    }
+            }
+            if (k % 2)
+                MPI_Startall(2, r);
+            else
+                MPI_Start(&r[0]), MPI_Start(&r[1]);
+            for (int i = 0; i < 2; i++) {
+                complete_mixed(&r[i], style, false, true);
+                style = (style + 1) % S_NSTYLES;
+                inst_verify(&t[i], "persistent");
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            MPI_Request_free(&r[i]);
+            CHECK(r[i] == MPI_REQUEST_NULL, "MPI_Request_free of a persistent request");
+            inst_free(&t[i]);
+        }
+    }
+#if MPI_VERSION >= 4
+    /* the interposed MPI-4 form */
+    int in[64], out[64];
+    MPI_Request r;
+    MPI_Allreduce_init(in, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < 64; i++)
+            in[i] = val(wrank, i, k);
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        int bad = 0;
+        for (int i = 0; i < 64; i++) {
+            int e = 0;
+            for (int q = 0; q < wsize; q++)
+                e += val(q, i, k);
+            bad += out[i] != e;
+        }
+        CHECK(bad == 0, "MPI_Allreduce_init start %d: %d wrong", k, bad);
+    }
+    MPI_Request_free(&r);
+    const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_ALLREDUCE);
+    CHECK(ran && strcmp(ran, "native") != 0, "MPI_Allreduce_init ran %s", ran ? ran : "(none)");
+#endif
+}
+
+/* The interposed int entry points. */
+static void test_interposed(void)
+{
+    const int p = wsize;
+    int *in = malloc((size_t)p * 8 * sizeof(int)), *out = malloc((size_t)p * 8 * sizeof(int));
+    int *cnt = malloc((size_t)p * sizeof(int)), *dsp = malloc((size_t)p * sizeof(int));
+    for (int j = 0; j < p; j++)
+        cnt[j] = 2, dsp[j] = 3 * j;
+    for (int i = 0; i < p * 8; i++)
+        in[i] = val(wrank, i, 5);
+    MPI_Request r[4];
+    MPI_Iallreduce(in, out, 8, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+    MPI_Waitall(1, r, MPI_STATUSES_IGNORE);
+    int bad = 0;
+    for (int i = 0; i < 8; i++) {
+        int e = 0;
+        for (int q = 0; q < p; q++)
+            e += val(q, i, 5);
+        bad += out[i] != e;
+    }
+    CHECK(bad == 0, "MPI_Iallreduce: %d wrong", bad);
+    MPI_Ialltoall(in, 2, MPI_INT, out, 2, MPI_INT, MPI_COMM_WORLD, &r[0]);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    bad = 0;
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < 2; i++)
+            bad += out[2 * j + i] != val(j, 2 * wrank + i, 5);
+    CHECK(bad == 0, "MPI_Ialltoall: %d wrong", bad);
+    MPI_Ialltoallv(in, cnt, dsp, MPI_INT, out, cnt, dsp, MPI_INT, MPI_COMM_WORLD, &r[0]);
+    MPI_Ireduce_scatter(in, out + 3 * p, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    bad = 0;
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < 2; i++)
+            bad += out[3 * j + i] != val(j, 3 * wrank + i, 5);
+    for (int i = 0; i < 2; i++) {
+        int e = 0;
+        for (int q = 0; q < p; q++)
+            e += val(q, 2 * wrank + i, 5);
+        bad += out[3 * p + i] != e;
+    }
+    CHECK(bad == 0, "MPI_Ialltoallv / MPI_Ireduce_scatter: %d wrong", bad);
+    const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_ALLTOALLV);
+    CHECK(ran && strcmp(ran, "native") != 0, "MPI_Ialltoallv ran %s", ran ? ran : "(none)");
+    free(in), free(out), free(cnt), free(dsp);
+}
+
+static void test_errors(void)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int in[4] = {1, 2, 3, 4}, out[4] = {9, 9, 9, 9};
+    MPI_Request r = (MPI_Request)0;
+    int rc = MPI_Iallreduce(in, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "MPI_Iallreduce count -1: class %d", cls);
+    CHECK(r == MPI_REQUEST_NULL, "a failed MPI_Iallreduce returned a request");
+    CHECK(out[0] == 9 && out[3] == 9, "a failed MPI_Iallreduce touched recvbuf");
+    rc = colibri_ialltoall(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD, "bogus", &r);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "unknown algorithm: class %d", cls);
+    MPI_Count c[1] = {1};
+    MPI_Aint d[1] = {0};
+    if (wsize == 1) {
+        rc = colibri_ialltoallv(in, c, d, MPI_INT, out, c, d, MPI_INT, MPI_COMM_WORLD, "sloavx", &r);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_ARG, "nonblocking sloavx: class %d", cls);
+    }
+    CHECK(out[0] == 9 && out[3] == 9, "a failed call touched recvbuf");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    test_every_algorithm();
+    test_outstanding();
+    test_request_free();
+    test_persistent();
+    test_interposed();
+    test_errors();
+    long long mine[2] = {passed, failed}, all[2];
+    MPI_Reduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (wrank == 0)
+        printf("%lld passed, %lld failed\n", all[0], all[1]);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+}
