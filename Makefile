@@ -29,7 +29,8 @@ endif
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS := $(LIB_OBJ:.o=.d)
 
-TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench
+TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench \
+         $(BUILD)/bin/overlap-bench
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 MPI_TESTS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/%,$(wildcard tests/mpi/*.c))
 DROPIN_TESTS := $(patsubst tests/dropin/%.c,$(BUILD)/tests/dropin_%,$(wildcard tests/dropin/*.c))
@@ -74,6 +75,10 @@ $(BUILD)/bin/kernel-bench: bench/kernel_bench.c $(LIBRARY)
 	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
 $(BUILD)/bin/colibri-bench: bench/colibri_bench.c $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/bin/overlap-bench: bench/overlap_bench.c $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 

@@ -25,6 +25,27 @@ static int n_persistent, cap_persistent;
 static MPI_Comm self = MPI_COMM_NULL;
 static int next_self_tag;
 
+/* SimGrid SMPI 3.32 mishandles generalized requests in MPI_Testall and
+ * MPI_Testany (they stay active): there nonblocking calls get a receive on
+ * the self communicator too, an MPI_Irecv, and errors go to the
+ * communicator's error handler when the run ends instead of to MPI_Wait. */
+#ifdef SMPI_H
+#define NONBLOCKING_SELF_RECEIVE 1
+#else
+#define NONBLOCKING_SELF_RECEIVE 0
+#endif
+
+/* Creates the self communicator on first use and picks op's tag on it;
+ * call with the lock held. */
+static int self_channel(struct coll_op *op)
+{
+    int rc = self == MPI_COMM_NULL ? PMPI_Comm_dup(MPI_COMM_SELF, &self) : MPI_SUCCESS;
+    /* tags 0..32766 are valid everywhere (MPI_TAG_UB >= 32767) */
+    op->self_tag = next_self_tag;
+    next_self_tag = (next_self_tag + 1) % 32767;
+    return rc;
+}
+
 bool nbc_busy(void)
 {
     return __atomic_load_n(&n_running, __ATOMIC_ACQUIRE) > 0;
@@ -99,13 +120,13 @@ static void op_finished(struct coll_op *op, int rc)
 {
     op->rc = op_epilogue(op, rc);
     op->running = false;
-    if (op->kind == CALL_PERSISTENT) {
+    if (op->kind == CALL_PERSISTENT || NONBLOCKING_SELF_RECEIVE) {
         if (op->rc != MPI_SUCCESS)
             raise_error(op->comm, op->fname, op->rc, "communication failed inside the collective");
         MPI_Request done;
         if (PMPI_Isend(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &done) == MPI_SUCCESS)
             PMPI_Request_free(&done);
-        if (op->user_freed)
+        if (op->user_freed || op->kind == CALL_NONBLOCKING)
             op_free(op);
         return;
     }
@@ -174,7 +195,16 @@ static int cancel_fn(void *extra, int complete)
 int op_launch(struct coll_op *op, MPI_Request *req)
 {
     progress_thread_ensure();
-    int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, op, &op->req);
+    int rc;
+    if (NONBLOCKING_SELF_RECEIVE) {
+        pthread_mutex_lock(&lock);
+        rc = self_channel(op);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Irecv(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
+        pthread_mutex_unlock(&lock);
+    } else {
+        rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, op, &op->req);
+    }
     if (rc != MPI_SUCCESS) {
         op_free(op);
         return raise_error(op->comm, op->fname, rc, "could not start the collective");
@@ -192,8 +222,8 @@ int op_persist(struct coll_op *op, MPI_Request *req)
     int rc = build_own(op);
     op->rebuild = op->own.resume != NULL;
     pthread_mutex_lock(&lock);
-    if (rc == MPI_SUCCESS && self == MPI_COMM_NULL)
-        rc = PMPI_Comm_dup(MPI_COMM_SELF, &self);
+    if (rc == MPI_SUCCESS)
+        rc = self_channel(op);
     if (rc == MPI_SUCCESS && n_persistent == cap_persistent) {
         int cap = cap_persistent ? 2 * cap_persistent : 16;
         struct coll_op **p = realloc(persistent, (size_t)cap * sizeof *p);
@@ -202,9 +232,6 @@ int op_persist(struct coll_op *op, MPI_Request *req)
         else
             persistent = p, cap_persistent = cap;
     }
-    /* tags 0..32766 are valid everywhere (MPI_TAG_UB >= 32767) */
-    op->self_tag = next_self_tag;
-    next_self_tag = (next_self_tag + 1) % 32767;
     if (rc == MPI_SUCCESS)
         rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
     if (rc == MPI_SUCCESS)

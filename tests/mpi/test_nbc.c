@@ -302,9 +302,10 @@ static void complete_mixed(MPI_Request *coll, int style, bool check_status, bool
                 if (!flag)
                     continue;
             }
-            CHECK(idx != MPI_UNDEFINED, "Wait/Testany: no request left with %d to go", left);
-            if (idx == MPI_UNDEFINED)
+            if (idx == MPI_UNDEFINED) {
+                CHECK(false, "Wait/Testany: no request left with %d to go", left);
                 break;
+            }
             left--;
             if (idx == 1)
                 coll_st = st, got_coll = true;
@@ -318,9 +319,10 @@ static void complete_mixed(MPI_Request *coll, int style, bool check_status, bool
                 MPI_Waitsome(3, reqs, &outcount, indices, sts);
             else
                 MPI_Testsome(3, reqs, &outcount, indices, sts);
-            CHECK(outcount != MPI_UNDEFINED, "Wait/Testsome: none active with %d to go", left);
-            if (outcount == MPI_UNDEFINED)
+            if (outcount == MPI_UNDEFINED) {
+                CHECK(false, "Wait/Testsome: none active with %d to go", left);
                 break;
+            }
             for (int i = 0; i < outcount; i++) {
                 left--;
                 if (indices[i] == 1)
