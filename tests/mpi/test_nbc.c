@@ -16,6 +16,8 @@
  *    library) started many times with new buffer contents, by MPI_Start
  *    and MPI_Startall, then freed;
  *  - the interposed MPI_I* entry points (int counts);
+ *  - a nonblocking automatic alltoallv started while another rank waits
+ *    for a message sent after the start (no agreement at the call);
  *  - bad arguments: the MPI error class, no request, no buffer touched;
  *    a blocking-only algorithm forced on a nonblocking call is an error.
  * A second run line has COLIBRI_PROGRESS_THREAD=1 (MPI_THREAD_MULTIPLE).
@@ -569,6 +571,34 @@ static void test_interposed(void)
     free(in), free(out), free(cnt), free(dsp);
 }
 
+/* A nonblocking call must not wait for the other ranks: rank 0 starts an
+ * automatic alltoallv (whose choice needs an agreement on the largest
+ * block) and only then sends what rank 1 waits for before starting its
+ * own.  A call that agreed on the spot would deadlock here. */
+static void test_no_synchronization(void)
+{
+    if (wsize < 2)
+        return;
+    struct inst t;
+    inst_init(&t, COLIBRI_ALLTOALLV, NULL, 3, MPI_COMM_WORLD);
+    inst_fill(&t, 9);
+    MPI_Request r;
+    int token = 42, got = 0;
+    if (wrank == 0) {
+        inst_call(&t, false, &r);
+        MPI_Send(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD);
+    } else if (wrank == 1) {
+        MPI_Recv(&got, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(got == 42, "token %d", got);
+        inst_call(&t, false, &r);
+    } else {
+        inst_call(&t, false, &r);
+    }
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    inst_verify(&t, "started out of step");
+    inst_free(&t);
+}
+
 static void test_errors(void)
 {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -605,6 +635,7 @@ int main(int argc, char **argv)
     test_request_free();
     test_persistent();
     test_interposed();
+    test_no_synchronization();
     test_errors();
     long long mine[2] = {passed, failed}, all[2];
     MPI_Reduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
