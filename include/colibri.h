@@ -77,8 +77,9 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
  * libcolibri), and on a progress thread with COLIBRI_PROGRESS_THREAD=1
  * (needs MPI_THREAD_MULTIPLE).  Algorithms marked "blocking-only" in the
  * catalog are not used for these calls.  A nonblocking alltoallv with
- * automatic selection agrees on the largest block when it is called (one
- * short allreduce) -- name an algorithm to avoid it. */
+ * automatic selection first agrees on the largest block with the other
+ * ranks, nonblocking too, then chooses; a persistent one agrees at its
+ * creation. */
 int colibri_iallreduce(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                        const char *algorithm, MPI_Request *request);

@@ -262,6 +262,20 @@ static int keep_arrays(struct exchange_op *e)
     return MPI_SUCCESS;
 }
 
+/* The prelude of a nonblocking automatic alltoallv has agreed on the
+ * largest block: choose and build (select_never_native held at the call). */
+static int exchange_choose(struct coll_op *op)
+{
+    struct coll_call *c = &op->c;
+    char msg[640];
+    c->sp.count = op->agreed;
+    int rc = select_algorithm(c->coll, &c->sp, "auto", &op->alg, msg, sizeof msg);
+    if (rc != MPI_SUCCESS || !op->alg)
+        return rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN;
+    c->cs->last[c->coll] = op->alg->name;
+    return op_build(op);
+}
+
 static int run(struct exchange_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -348,9 +362,26 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         exchange_destroy(op);
         return raise_error(a->comm, fn, rc, "could not set up the communicator");
     }
-    /* Automatic alltoallv selection agrees on the largest block first.  For
-     * a nonblocking call this is a short blocking step at the call: a
-     * limitation (docs/nonblocking.md). */
+    /* Automatic alltoallv selection agrees on the largest block first.  A
+     * nonblocking call runs that agreement as its prelude and chooses when
+     * it has finished (exchange_choose), unless a tuning rule could pick
+     * the MPI below; a persistent one agrees once, at its creation. */
+    if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested) &&
+        kind == CALL_NONBLOCKING && select_never_native(a->coll)) {
+        c->dt = MPI_BYTE;
+        c->dti = (struct dtinfo){1, 0, 1, 1, true};
+        for (int j = 0; j < size; j++) {
+            op->agreed = c->sp.scounts[j] > op->agreed ? c->sp.scounts[j] : op->agreed;
+            op->agreed = c->sp.rcounts[j] > op->agreed ? c->sp.rcounts[j] : op->agreed;
+        }
+        rc = exec_agree_prepare(c->cs, MPI_INT64_T, &op->agreed, &op->pre, &op->pre_s);
+        if (rc != MPI_SUCCESS) {
+            exchange_destroy(op);
+            return raise_error(a->comm, fn, rc, "could not set up the collective");
+        }
+        op->choose = exchange_choose;
+        return op_launch(op, req);
+    }
     if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested)) {
         rc = global_max_block(c->cs, c->sp.scounts, c->sp.rcounts, size, &c->sp.count);
         if (rc != MPI_SUCCESS) {

@@ -131,28 +131,37 @@ static int post_round(const struct coll_call *c, void *const buf[], const struct
     return rc;
 }
 
+int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
+                       struct schedule *s)
+{
+    memset(c, 0, sizeof *c);
+    c->coll = COLIBRI_ALLREDUCE;
+    c->dt = dt;
+    int rc = dtinfo_init(dt, &c->dti);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    c->red = (struct reducer){MPI_MAX, dt, kernel_lookup(MPI_MAX, dt), true};
+    c->cs = cs;
+    c->sp.rank = cs->rank;
+    c->sp.size = cs->size;
+    c->sp.count = 1;
+    c->sp.elem_size = (size_t)c->dti.size;
+    c->sp.commutative = true;
+    c->sp.in_place = true;
+    c->sendbuf = c->recvbuf = value;
+    sched_reset(s);
+    return allreduce_recursive_doubling_build(&c->sp, s) != 0 || s->oom ? MPI_ERR_NO_MEM
+                                                                         : MPI_SUCCESS;
+}
+
 int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value)
 {
     struct coll_call c;
-    memset(&c, 0, sizeof c);
-    c.coll = COLIBRI_ALLREDUCE;
-    c.dt = dt;
-    int rc = dtinfo_init(dt, &c.dti);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    c.red = (struct reducer){MPI_MAX, dt, kernel_lookup(MPI_MAX, dt), true};
-    c.cs = cs;
-    c.sp.rank = cs->rank;
-    c.sp.size = cs->size;
-    c.sp.count = 1;
-    c.sp.elem_size = (size_t)c.dti.size;
-    c.sp.commutative = true;
-    c.sp.in_place = true;
-    c.sendbuf = c.recvbuf = value;
     struct schedule s;
     sched_init(&s);
-    rc = allreduce_recursive_doubling_build(&c.sp, &s) != 0 || s.oom ? MPI_ERR_NO_MEM
-                                                                      : exec_run(&c, &s);
+    int rc = exec_agree_prepare(cs, dt, value, &c, &s);
+    if (rc == MPI_SUCCESS)
+        rc = exec_run(&c, &s);
     sched_free(&s);
     return rc;
 }

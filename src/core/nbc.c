@@ -76,6 +76,7 @@ static void op_free(struct coll_op *op)
 {
     exec_release(&op->x);
     sched_free(&op->own);
+    sched_free(&op->pre_s);
     op->destroy(op);
 }
 
@@ -105,7 +106,7 @@ int op_run_blocking(struct coll_op *op)
     return MPI_SUCCESS;
 }
 
-static int build_own(struct coll_op *op)
+int op_build(struct coll_op *op)
 {
     sched_reset(&op->own);
     if (op->alg->build(&op->c.sp, &op->own) != 0 || op->own.oom)
@@ -136,21 +137,46 @@ static void op_finished(struct coll_op *op, int rc)
     PMPI_Grequest_complete(op->req);
 }
 
+/* Steps the running operation; a finished prelude hands over to the
+ * chosen algorithm's schedule, on the tag reserved for it at the start. */
+static int op_advance(struct coll_op *op, bool *done)
+{
+    int rc = exec_step(&op->x, false, done);
+    if (rc == MPI_SUCCESS && *done && op->in_prelude) {
+        op->in_prelude = false;
+        exec_release(&op->x);
+        rc = op->choose(op);
+        if (rc == MPI_SUCCESS)
+            rc = exec_start(&op->x, &op->c, &op->own, op->main_tag);
+        if (rc == MPI_SUCCESS)
+            rc = exec_step(&op->x, false, done);
+    }
+    return rc;
+}
+
 /* A fresh run of `op`: schedule, tag, first round; links it as running.
  * A failure finishes the run with the error, which the request reports. */
 static void op_begin(struct coll_op *op)
 {
     int rc = op->before ? op->before(op) : MPI_SUCCESS;
     if (rc == MPI_SUCCESS && op->rebuild)
-        rc = build_own(op);
+        rc = op_build(op);
     pthread_mutex_lock(&lock);
     op->running = true;
     bool done = true;
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && op->choose) {
+        /* both tags now, in call order: the prelude ends at different
+         * times on different ranks */
+        const int tag = exec_next_tag(op->c.cs);
+        op->main_tag = exec_next_tag(op->c.cs);
+        op->in_prelude = true;
+        rc = exec_start(&op->x, &op->pre, &op->pre_s, tag);
+    } else if (rc == MPI_SUCCESS) {
         rc = exec_start(&op->x, &op->c, &op->own, exec_next_tag(op->c.cs));
+    }
     if (rc == MPI_SUCCESS) {
         link_running(op);
-        rc = exec_step(&op->x, false, &done);
+        rc = op_advance(op, &done);
         if (rc != MPI_SUCCESS || done)
             unlink_running(op);
     }
@@ -211,7 +237,7 @@ int op_launch(struct coll_op *op, MPI_Request *req)
     }
     *req = op->req;
     /* From here the request owns `op`. */
-    op->rebuild = true;
+    op->rebuild = !op->choose;
     op_begin(op);
     return MPI_SUCCESS;
 }
@@ -219,7 +245,7 @@ int op_launch(struct coll_op *op, MPI_Request *req)
 int op_persist(struct coll_op *op, MPI_Request *req)
 {
     progress_thread_ensure();
-    int rc = build_own(op);
+    int rc = op_build(op);
     op->rebuild = op->own.resume != NULL;
     pthread_mutex_lock(&lock);
     if (rc == MPI_SUCCESS)
@@ -304,7 +330,7 @@ int nbc_progress(void)
         next = op->next;
         uint32_t round = op->x.round;
         bool done = false;
-        int rc = exec_step(&op->x, false, &done);
+        int rc = op_advance(op, &done);
         if (rc != MPI_SUCCESS || done) {
             unlink_running(op);
             op_finished(op, rc);

@@ -47,12 +47,26 @@ struct coll_op {
     void (*destroy)(struct coll_op *op);
     /* progress engine (nbc.c) */
     struct exec x;
+    /* A nonblocking call that must agree with every rank on a value before
+     * it can choose its algorithm (automatic alltoallv: the largest block)
+     * first runs that agreement as a schedule of its own (`pre`, from
+     * exec_agree_prepare, on `agreed`); then `choose` selects the
+     * algorithm and builds `own` (op_build).  NULL: no prelude. */
+    int (*choose)(struct coll_op *op);
+    struct coll_call pre;
+    struct schedule pre_s;
+    int64_t agreed;
+    int main_tag;
+    bool in_prelude;
     MPI_Request req;              /* the request the application holds */
     int self_tag;                 /* persistent: the tag of its receive on colibri's self comm */
     int rc;                       /* result of the last run */
     bool running, completed, user_freed;
     struct coll_op *next, *prev;
 };
+
+/* Builds op->own for op->alg (prelude's choose functions). */
+int op_build(struct coll_op *op);
 
 /* Runs a prepared blocking call (on the communicator's cached schedule);
  * reports errors through the communicator's error handler. */

@@ -149,6 +149,10 @@ int exec_next_tag(struct comm_state *cs);
  * agreements selection needs (the MPI below may do a 8-byte allreduce
  * linearly: SMPI's default took 60 us at 256 ranks where this takes 10). */
 int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value);
+/* The same agreement as a call and schedule (`s` initialised) to run
+ * later: nonblocking calls step it like any other schedule. */
+int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
+                       struct schedule *s);
 
 /* Allocates scratch for `count` elements of the call's type honouring its
  * lower bound; returns the element-0 pointer and the block to free. */

@@ -148,6 +148,16 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
     return best;
 }
 
+bool select_never_native(colibri_coll coll)
+{
+    if (n_rules < 0)
+        load_rules();
+    for (int i = 0; i < n_rules; i++)
+        if (rules[i].coll == coll && strcmp(rules[i].name, "native") == 0)
+            return false;
+    return true;
+}
+
 const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p)
 {
     int radix;

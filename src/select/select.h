@@ -2,6 +2,7 @@
 #ifndef COLIBRI_SELECT_H
 #define COLIBRI_SELECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "catalog.h"
@@ -22,5 +23,10 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
 /* The same, also giving the radix to run it with (p->radix when set). */
 const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
                                           int *radix);
+
+/* False when a COLIBRI_TUNING rule may hand `coll` to the MPI below:
+ * a choice made late (after a nonblocking agreement, possibly on the
+ * progress thread) must not issue a native collective out of call order. */
+bool select_never_native(colibri_coll coll);
 
 #endif

@@ -16,6 +16,10 @@
  *    library) started many times with new buffer contents, by MPI_Start
  *    and MPI_Startall, then freed;
  *  - the interposed MPI_I* entry points (int counts);
+ *  - a non-contiguous type (strided vector) in nonblocking and persistent
+ *    alltoall: packed at every start, gaps untouched;
+ *  - a nonblocking automatic alltoallv started while another rank waits
+ *    for a message sent after the start (no agreement at the call);
  *  - bad arguments: the MPI error class, no request, no buffer touched;
  *    a blocking-only algorithm forced on a nonblocking call is an error.
  * A second run line has COLIBRI_PROGRESS_THREAD=1 (MPI_THREAD_MULTIPLE).
@@ -533,8 +537,9 @@ static void test_interposed(void)
     for (int i = 0; i < p * 8; i++)
         in[i] = val(wrank, i, 5);
     MPI_Request r[4];
+    MPI_Status st[4];
     MPI_Iallreduce(in, out, 8, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
-    MPI_Waitall(1, r, MPI_STATUSES_IGNORE);
+    MPI_Waitall(1, r, st);
     int bad = 0;
     for (int i = 0; i < 8; i++) {
         int e = 0;
@@ -552,7 +557,7 @@ static void test_interposed(void)
     CHECK(bad == 0, "MPI_Ialltoall: %d wrong", bad);
     MPI_Ialltoallv(in, cnt, dsp, MPI_INT, out, cnt, dsp, MPI_INT, MPI_COMM_WORLD, &r[0]);
     MPI_Ireduce_scatter(in, out + 3 * p, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
-    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    MPI_Waitall(2, r, st);
     bad = 0;
     for (int j = 0; j < p; j++)
         for (int i = 0; i < 2; i++)
@@ -567,6 +572,69 @@ static void test_interposed(void)
     const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_ALLTOALLV);
     CHECK(ran && strcmp(ran, "native") != 0, "MPI_Ialltoallv ran %s", ran ? ran : "(none)");
     free(in), free(out), free(cnt), free(dsp);
+}
+
+/* Non-contiguous types: a strided vector (ints 0 and 2 of every 3) sent
+ * and received, nonblocking and persistent (packed again at every start,
+ * unpacked at every end); the gaps must stay untouched. */
+static void test_derived_types(void)
+{
+    MPI_Datatype vec;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* extent 3 ints */
+    MPI_Type_commit(&vec);
+    const int p = wsize, n = 3 * p;
+    int *in = malloc((size_t)n * sizeof(int)), *out = malloc((size_t)n * sizeof(int));
+    MPI_Request pr;
+    colibri_alltoall_init(in, 1, vec, out, 1, vec, MPI_COMM_WORLD, NULL, &pr);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < n; i++)
+            in[i] = val(wrank, i, k), out[i] = SENTINEL;
+        MPI_Request r = MPI_REQUEST_NULL;
+        if (k % 2)
+            MPI_Start(&pr), r = pr;
+        else
+            colibri_ialltoall(in, 1, vec, out, 1, vec, MPI_COMM_WORLD, NULL, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        int bad = 0;
+        for (int j = 0; j < p; j++) {
+            bad += out[3 * j] != val(j, 3 * wrank, k);
+            bad += out[3 * j + 1] != SENTINEL; /* the gap */
+            bad += out[3 * j + 2] != val(j, 3 * wrank + 2, k);
+        }
+        CHECK(bad == 0, "%s alltoall of a strided vector, start %d: %d wrong",
+              k % 2 ? "persistent" : "nonblocking", k, bad);
+    }
+    MPI_Request_free(&pr);
+    MPI_Type_free(&vec);
+    free(in), free(out);
+}
+
+/* A nonblocking call must not wait for the other ranks: rank 0 starts an
+ * automatic alltoallv (whose choice needs an agreement on the largest
+ * block) and only then sends what rank 1 waits for before starting its
+ * own.  A call that agreed on the spot would deadlock here. */
+static void test_no_synchronization(void)
+{
+    if (wsize < 2)
+        return;
+    struct inst t;
+    inst_init(&t, COLIBRI_ALLTOALLV, NULL, 3, MPI_COMM_WORLD);
+    inst_fill(&t, 9);
+    MPI_Request r;
+    int token = 42, got = 0;
+    if (wrank == 0) {
+        inst_call(&t, false, &r);
+        MPI_Send(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD);
+    } else if (wrank == 1) {
+        MPI_Recv(&got, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(got == 42, "token %d", got);
+        inst_call(&t, false, &r);
+    } else {
+        inst_call(&t, false, &r);
+    }
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    inst_verify(&t, "started out of step");
+    inst_free(&t);
 }
 
 static void test_errors(void)
@@ -605,6 +673,8 @@ int main(int argc, char **argv)
     test_request_free();
     test_persistent();
     test_interposed();
+    test_derived_types();
+    test_no_synchronization();
     test_errors();
     long long mine[2] = {passed, failed}, all[2];
     MPI_Reduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
