@@ -171,6 +171,50 @@ long long colibri_sparse_bytes_saved(MPI_Comm comm);
  * rank, between collectives). */
 void colibri_config_reload(void);
 
+/* Setup: what colibri's per-communicator state costs (docs/setup.md).
+ * Creating a communicator costs colibri nothing; state is built on the
+ * first colibri collective on it, and only what that collective needs.
+ * Communicators with the same group share their group's state (node
+ * layout, cached schedules), and the node layout of a derived communicator
+ * is predicted from MPI_COMM_WORLD's without communication.
+ * COLIBRI_SETUP=eager instead builds every communicator's own state, node
+ * layout exchanged (MPI_Comm_split_type and an allgather), on its first
+ * colibri collective, as a library without these techniques does; for
+ * comparison.  COLIBRI_CACHE_BYTES caps the schedules cached per process
+ * (least recently used go first; default 8 MiB, 0: none cached).
+ *
+ * Counters of this process since MPI_Init, never reset. */
+struct colibri_setup_stats {
+    long long comm_states;         /* communicator states created */
+    long long comm_states_live;    /* ... and not yet freed */
+    long long group_states;        /* group states created */
+    long long group_shared;        /* first uses that found their group's state there */
+    long long group_states_live;
+    long long layouts_predicted;   /* node layouts computed locally from a parent's */
+    long long layouts_exchanged;   /* node layouts computed by communicating */
+    long long setup_collectives;   /* communicating MPI calls made for setup (dup,
+                                      layout exchange, node communicator,
+                                      first shared segment) */
+    long long layout_collectives;  /* of those, the layout exchanges' */
+    long long state_bytes;         /* heap bytes of colibri state allocated now,
+                                      cached schedules included */
+    long long shm_bytes;           /* shared-segment bytes this process allocated, now */
+    long long schedules_cached;    /* schedules put in the cache */
+    long long schedule_hits;       /* calls that reused a cached schedule */
+    long long schedules_evicted;   /* dropped to stay under COLIBRI_CACHE_BYTES */
+    long long schedule_bytes;      /* of state_bytes, the cached schedules' now */
+};
+
+int colibri_setup_stats(struct colibri_setup_stats *stats);
+
+/* The node layout colibri uses on `comm` (collective over `comm` the first
+ * time, as a first node-aware collective would be; then local):
+ * node_of[r] (comm size entries) is the node of rank r, nodes numbered in
+ * order of their lowest rank; *n_nodes their number.  The layout is what
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) gives, predicted or exchanged
+ * (see colibri_setup_stats). */
+int colibri_node_layout(MPI_Comm comm, int node_of[], int *n_nodes);
+
 /* The catalog. */
 typedef struct colibri_algorithm_info {
     colibri_coll coll;

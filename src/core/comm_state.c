@@ -1,13 +1,13 @@
 /*
  * Per-communicator state, created lazily on the first colibri collective and
- * cached as an attribute, so creating a communicator costs colibri nothing.
+ * cached as an attribute, so creating a communicator costs colibri nothing
+ * (no message, no allocation).  What depends only on the group lives in the
+ * shared group state (group_state.c).
  */
-#include <stdlib.h>
-
-#include "../select/catalog.h"
-
+#include "config.h"
 #include "node.h"
 #include "runtime.h"
+#include "setup.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
 
@@ -21,10 +21,11 @@ static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
         PMPI_Comm_free(&cs->comm);
         node_state_free(cs);
     }
-    free(cs->layout_mem);
-    for (int i = 0; i < COLIBRI_NCOLL; i++)
-        sched_free(&cs->cache[i].s);
-    free(cs);
+    sched_free(&cs->scratch);
+    setup_stats.state_bytes -= cs->scratch_bytes;
+    group_state_release(cs->grp);
+    state_free(cs, sizeof *cs);
+    setup_stats.comm_states_live--;
     return MPI_SUCCESS;
 }
 
@@ -41,20 +42,36 @@ int comm_state_get(MPI_Comm comm, struct comm_state **out)
     if (rc != MPI_SUCCESS || found)
         return rc;
 
-    struct comm_state *cs = calloc(1, sizeof *cs);
+    struct comm_state *cs = state_alloc(sizeof *cs);
     if (!cs)
         return MPI_ERR_NO_MEM;
+    cs->comm = cs->node_comm = MPI_COMM_NULL;
+    sched_init(&cs->scratch);
     PMPI_Comm_rank(comm, &cs->rank);
     PMPI_Comm_size(comm, &cs->size);
+    rc = group_state_get(comm, &cs->grp);
+    if (rc != MPI_SUCCESS) {
+        state_free(cs, sizeof *cs);
+        return rc;
+    }
     rc = PMPI_Comm_dup(comm, &cs->comm);
+    setup_count_collective(0);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_set_attr(comm, keyval, cs);
     if (rc != MPI_SUCCESS) {
-        free(cs);
+        if (cs->comm != MPI_COMM_NULL)
+            PMPI_Comm_free(&cs->comm);
+        group_state_release(cs->grp);
+        state_free(cs, sizeof *cs);
         return rc;
     }
+    setup_stats.comm_states++;
+    setup_stats.comm_states_live++;
     *out = cs;
-    return MPI_SUCCESS;
+    /* Eager setup: the communicator's node layout right away, exchanged, as
+     * a library that sets up every communicator in full does. */
+    const struct node_layout *layout;
+    return config_get()->setup_eager ? node_layout_get(cs, &layout) : MPI_SUCCESS;
 }
 
 struct comm_state *comm_state_find(MPI_Comm comm)
@@ -65,34 +82,4 @@ struct comm_state *comm_state_find(MPI_Comm comm)
         PMPI_Comm_get_attr(comm, keyval, &cs, &found) != MPI_SUCCESS || !found)
         return NULL;
     return cs;
-}
-
-static bool same_key(const struct sched_params *x, const struct sched_params *y)
-{
-    return x->rank == y->rank && x->size == y->size && x->root == y->root &&
-           x->count == y->count && x->elem_size == y->elem_size && x->in_place == y->in_place &&
-           x->commutative == y->commutative && x->segment == y->segment && x->radix == y->radix;
-}
-
-struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
-                                      const struct algorithm *alg, const struct sched_params *p)
-{
-    struct sched_cache *e = &cs->cache[coll];
-    /* Per-rank count vectors are not compared: those calls always build
-     * (reduce_scatter_block's are all `count`). */
-    bool keyed = coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_ALLTOALLV;
-    if (e->alg == alg && keyed && same_key(&e->key, p))
-        return &e->s;
-    e->alg = NULL;
-    sched_reset(&e->s);
-    if (alg->build(p, &e->s) != 0 || e->s.oom)
-        return NULL;
-    /* A dynamic schedule grows while it runs: it serves this call only. */
-    if (keyed && !e->s.resume) {
-        e->alg = alg;
-        e->key = *p;
-        e->key.counts = NULL;
-        e->key.layout = NULL;
-    }
-    return &e->s;
 }

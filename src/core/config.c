@@ -31,6 +31,10 @@ void colibri_config_reload(void)
                                                    : FALLBACK_ERROR;
     cfg.radix = env_long("COLIBRI_RADIX");
     cfg.segment_bytes = env_long("COLIBRI_SEGMENT_BYTES");
+    const char *setup = getenv("COLIBRI_SETUP");
+    cfg.setup_eager = setup && strcmp(setup, "eager") == 0;
+    const char *cache = getenv("COLIBRI_CACHE_BYTES");
+    cfg.cache_bytes = cache && *cache ? strtoll(cache, NULL, 10) : 8ll << 20;
     loaded = 1;
 }
 

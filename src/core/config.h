@@ -6,6 +6,8 @@
 #ifndef COLIBRI_CONFIG_H
 #define COLIBRI_CONFIG_H
 
+#include <stdbool.h>
+
 #include "colibri.h"
 
 enum fallback { FALLBACK_ERROR, FALLBACK_WARN, FALLBACK_SILENT };
@@ -15,6 +17,8 @@ struct config {
     enum fallback fallback;            /* COLIBRI_FALLBACK */
     long radix;                        /* COLIBRI_RADIX */
     long segment_bytes;                /* COLIBRI_SEGMENT_BYTES */
+    bool setup_eager;                  /* COLIBRI_SETUP=eager (default lazy) */
+    long long cache_bytes;             /* COLIBRI_CACHE_BYTES (default 8 MiB) */
 };
 
 const struct config *config_get(void);

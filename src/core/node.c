@@ -10,29 +10,82 @@
 #include <stdlib.h>
 
 #include "../patterns/nodes.h"
+#include "config.h"
+#include "native.h"
 #include "node.h"
+#include "setup.h"
 
-int node_layout_get(struct comm_state *cs, const struct node_layout **out)
+size_t node_layout_bytes(int size) { return (4 * (size_t)size + 1) * sizeof(int); }
+
+/* The reference path: every rank learns its node from MPI and tells the
+ * others its node's leader.  Keeps the node communicator it makes. */
+static int leaders_exchange(struct comm_state *cs, int *leader_of)
 {
-    if (cs->layout_mem) {
-        *out = &cs->layout;
-        return MPI_SUCCESS;
-    }
-    int size = cs->size;
-    /* node_of, local_index, node_start (at most size + 1), node_ranks, and
-     * the allgathered leaders (scratch, last). */
-    int *mem = malloc((5 * (size_t)size + 1) * sizeof *mem);
-    if (!mem)
-        return MPI_ERR_NO_MEM;
     MPI_Comm node = MPI_COMM_NULL;
     /* Keyed by rank, so the node communicator's rank 0 is the node's lowest
      * rank: its leader. */
     int rc = PMPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, cs->rank, MPI_INFO_NULL, &node);
-    int leader = cs->rank, *leader_of = mem + 4 * size + 1;
-    if (rc == MPI_SUCCESS)
+    int leader = cs->rank;
+    setup_count_collective(1);
+    if (rc == MPI_SUCCESS) {
         rc = PMPI_Bcast(&leader, 1, MPI_INT, 0, node);
-    if (rc == MPI_SUCCESS)
+        setup_count_collective(1);
+    }
+    if (rc == MPI_SUCCESS) {
         rc = PMPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, cs->comm);
+        setup_count_collective(1);
+    }
+    if (rc != MPI_SUCCESS && node != MPI_COMM_NULL)
+        PMPI_Comm_free(&node);
+    if (rc == MPI_SUCCESS)
+        cs->node_comm = node;
+    return rc;
+}
+
+/* Prediction: the group's ranks in the parent's numbering, and the parent's
+ * layout, say who shares a node.  Local.  MPI_ERR_RANK when a member is not
+ * in the parent (the same answer on every member). */
+static int leaders_predict(struct comm_state *cs, const struct group_state *parent, int *leader_of)
+{
+    const int size = cs->size;
+    int *mem = malloc((2 * (size_t)size + (size_t)parent->layout.n_nodes) * sizeof *mem);
+    if (!mem)
+        return MPI_ERR_NO_MEM;
+    int *idx = mem, *parent_rank = mem + size, *first = mem + 2 * size;
+    for (int i = 0; i < size; i++)
+        idx[i] = i;
+    int rc = PMPI_Group_translate_ranks(cs->grp->group, size, idx, parent->group, parent_rank);
+    if (rc == MPI_SUCCESS &&
+        node_leaders_predict(size, parent_rank, parent->size, parent->layout.node_of,
+                             parent->layout.n_nodes, first, leader_of) != 0)
+        rc = MPI_ERR_RANK;
+    free(mem);
+    return rc;
+}
+
+int node_layout_get(struct comm_state *cs, const struct node_layout **out)
+{
+    struct group_state *g = cs->grp;
+    if (g->layout_mem) {
+        *out = &g->layout;
+        return MPI_SUCCESS;
+    }
+    const int size = cs->size;
+    int *mem = state_alloc(node_layout_bytes(size));
+    int *leader_of = malloc((size_t)size * sizeof *leader_of + 1);
+    if (!mem || !leader_of) {
+        state_free(mem, node_layout_bytes(size));
+        free(leader_of);
+        return MPI_ERR_NO_MEM;
+    }
+    const struct group_state *parent = config_get()->setup_eager ? NULL : group_state_world_parent();
+    int rc = parent ? leaders_predict(cs, parent, leader_of) : MPI_ERR_RANK;
+    if (rc == MPI_SUCCESS) {
+        setup_stats.layouts_predicted++;
+    } else {
+        rc = leaders_exchange(cs, leader_of);
+        setup_stats.layouts_exchanged++;
+    }
     int n_nodes = -1;
     if (rc == MPI_SUCCESS) {
         n_nodes = node_layout_fill(size, leader_of, mem, mem + size, mem + 2 * size,
@@ -40,17 +93,47 @@ int node_layout_get(struct comm_state *cs, const struct node_layout **out)
         if (n_nodes < 0)
             rc = MPI_ERR_INTERN;
     }
+    free(leader_of);
     if (rc != MPI_SUCCESS) {
-        if (node != MPI_COMM_NULL)
-            PMPI_Comm_free(&node);
-        free(mem);
+        state_free(mem, node_layout_bytes(size));
         return rc;
     }
-    cs->layout = (struct node_layout){n_nodes, mem, mem + size, mem + 2 * size, mem + 3 * size + 1};
-    cs->layout_mem = mem;
-    cs->node_comm = node;
-    *out = &cs->layout;
+    g->layout = (struct node_layout){n_nodes, mem, mem + size, mem + 2 * size, mem + 3 * size + 1};
+    g->layout_mem = mem;
+    group_state_keep_world(g);
+    *out = &g->layout;
     return MPI_SUCCESS;
+}
+
+/* The node's communicator when the layout was predicted: made from the
+ * layout over the node's ranks alone, so no message leaves the node. */
+static int node_comm_create(struct comm_state *cs)
+{
+    const struct node_layout *l = &cs->grp->layout;
+    const int n = l->node_of[cs->rank];
+    MPI_Group all, node;
+    int rc = PMPI_Comm_group(cs->comm, &all);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* node_ranks ascend: the node communicator's rank 0 is the leader */
+    rc = PMPI_Group_incl(all, l->node_start[n + 1] - l->node_start[n], l->node_ranks + l->node_start[n],
+                         &node);
+    PMPI_Group_free(&all);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = PMPI_Comm_create_group(cs->comm, node, 0, &cs->node_comm);
+    setup_count_collective(0);
+    PMPI_Group_free(&node);
+    return rc;
+}
+
+/* What this process allocated of its node's segment (the node's first rank
+ * holds all of it). */
+static int64_t own_share(struct comm_state *cs)
+{
+    int node_rank = 0;
+    PMPI_Comm_rank(cs->node_comm, &node_rank);
+    return node_rank == 0 ? cs->shm_size : 0;
 }
 
 /* (Re)allocates the node's segment with at least `bytes`, collectively over
@@ -64,6 +147,7 @@ static int segment_alloc(struct comm_state *cs, int64_t bytes)
         /* Every rank of the node is here, at the same point of its schedule,
          * only once none of them touches the old segment any more. */
         rc = PMPI_Barrier(cs->node_comm);
+        setup_stats.shm_bytes -= own_share(cs);
         if (rc == MPI_SUCCESS)
             rc = PMPI_Win_free(&cs->shm_win);
         cs->shm = NULL;
@@ -74,6 +158,8 @@ static int segment_alloc(struct comm_state *cs, int64_t bytes)
          * from reallocating every time (the same on every rank). */
         if (bytes < old + old / 2)
             bytes = old + old / 2;
+    } else {
+        setup_count_collective(0);
     }
     void *base;
     rc = PMPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL,
@@ -89,6 +175,7 @@ static int segment_alloc(struct comm_state *cs, int64_t bytes)
         return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
     }
     cs->shm_size = bytes;
+    setup_stats.shm_bytes += own_share(cs);
     return MPI_SUCCESS;
 }
 
@@ -103,10 +190,15 @@ static int segment_grow(struct coll_call *c, int64_t bytes)
 int node_segment_attach(struct coll_call *c)
 {
     struct comm_state *cs = c->cs;
-    if (!cs->layout_mem)
+    const struct node_layout *l = &cs->grp->layout;
+    if (!cs->grp->layout_mem)
         return MPI_ERR_INTERN;
+    if (cs->node_comm == MPI_COMM_NULL) {
+        int rc = node_comm_create(cs);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     if (cs->shm_size == 0) {
-        const struct node_layout *l = &cs->layout;
         int n = l->node_of[cs->rank];
         int rc = segment_alloc(cs, node_meta_bytes(l->node_start[n + 1] - l->node_start[n], cs->size));
         if (rc != MPI_SUCCESS)
@@ -120,10 +212,31 @@ int node_segment_attach(struct coll_call *c)
 
 void node_state_free(struct comm_state *cs)
 {
-    if (cs->shm_size > 0)
+    if (cs->shm_size > 0) {
+        setup_stats.shm_bytes -= own_share(cs);
         PMPI_Win_free(&cs->shm_win);
-    if (cs->layout_mem)
+    }
+    if (cs->node_comm != MPI_COMM_NULL)
         PMPI_Comm_free(&cs->node_comm);
     cs->shm = NULL;
     cs->shm_size = 0;
+}
+
+int colibri_node_layout(MPI_Comm comm, int node_of[], int *n_nodes)
+{
+    struct comm_state *cs;
+    const struct node_layout *l;
+    if (comm_passes_through(comm))
+        return MPI_ERR_COMM;
+    if (!node_of || !n_nodes)
+        return MPI_ERR_ARG;
+    int rc = comm_state_get(comm, &cs);
+    if (rc == MPI_SUCCESS)
+        rc = node_layout_get(cs, &l);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int r = 0; r < cs->size; r++)
+        node_of[r] = l->node_of[r];
+    *n_nodes = l->n_nodes;
+    return MPI_SUCCESS;
 }

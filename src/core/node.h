@@ -1,24 +1,36 @@
 /*
  * The runtime side of node-aware algorithms: which ranks of a communicator
  * share a node, and the node's shared-memory segment that schedules address
- * as BUF_SHM.  Both are set up on first use and kept in the communicator's
- * state (runtime.h) until it is freed.
+ * as BUF_SHM.  The layout is group state (shared by the communicators of one
+ * group); the node communicator and segment are the communicator's own.
+ * All are set up on first use and kept until the communicator is freed.
  */
 #ifndef COLIBRI_NODE_H
 #define COLIBRI_NODE_H
 
 #include "runtime.h"
 
-/* The communicator's node layout, computed on first use (collective over
- * the communicator: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and an
- * allgather of node leaders), then cached. */
+/* The communicator's node layout, computed on first use and cached in its
+ * group state.  Lazy setup predicts it from MPI_COMM_WORLD's layout with no
+ * communication (patterns/nodes.h, node_leaders_predict); it is exchanged
+ * (collective over the communicator: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED),
+ * a broadcast on the node and an allgather of node leaders) when there is
+ * no parent layout yet, the group has a member outside MPI_COMM_WORLD, or
+ * setup is eager.  Every rank takes the same branch: they see the same group
+ * and, in a correct program, the same order of collectives. */
 int node_layout_get(struct comm_state *cs, const struct node_layout **out);
+
+/* Bytes of a group's layout arrays (node_of, local_index, node_start,
+ * node_ranks). */
+size_t node_layout_bytes(int size);
 
 /* Binds c->shm, c->shm_size and c->shm_grow to the communicator's node
  * segment (needs node_layout_get first).  The first call on a communicator
- * allocates it, collectively over the node, with room for the metadata of
- * patterns/nodes.h (node_meta_bytes); shm_grow reallocates it, collectively
- * over the node, without keeping its contents. */
+ * creates the node's communicator if the layout exchange did not (collective
+ * over the node's ranks only) and allocates the segment, collectively over
+ * the node, with room for the metadata of patterns/nodes.h
+ * (node_meta_bytes); shm_grow reallocates it, collectively over the node,
+ * without keeping its contents. */
 int node_segment_attach(struct coll_call *c);
 
 /* Frees the node communicator and segment (comm_state.c, on state deletion). */

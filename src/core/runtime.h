@@ -21,23 +21,44 @@ enum call_kind { CALL_BLOCKING, CALL_NONBLOCKING, CALL_PERSISTENT, CALL_KINDS };
 /* The MPI name of a form of a collective ("MPI_Iallreduce"), for errors. */
 const char *coll_fname(colibri_coll coll, enum call_kind kind);
 
-/* The last schedule built for a collective on a communicator.  Applications
- * repeat the same call in a loop; reusing the schedule takes its building
- * off the latency path of short messages. */
-struct sched_cache {
-    const struct algorithm *alg; /* NULL: empty */
-    struct sched_params key;     /* count vectors are not kept */
-    struct schedule s;
+struct sched_entry;
+
+/* What depends only on a communicator's group, shared by every communicator
+ * with the same group (a dup chain, the same split made twice): the node
+ * layout and the cached schedules (a schedule depends on the group only
+ * through rank, size and layout).  Found through a table keyed by a hash of
+ * the members' MPI_COMM_WORLD ranks and confirmed with MPI_Group_compare;
+ * reference counted by the communicator states using it (group_state.c).
+ * Nothing here communicates or orders messages, so sharing it between
+ * communicators whose operations overlap is safe. */
+struct group_state {
+    struct group_state *next; /* hash chain */
+    uint64_t hash;
+    int size, refs;
+    MPI_Group group;
+    bool world;               /* MPI_COMM_WORLD's group: the parent of predicted layouts */
+    bool shared;              /* in the table (lazy setup); eager states are private */
+    struct node_layout layout;
+    int *layout_mem;          /* NULL: layout not computed yet */
+    struct sched_entry *cached; /* this group's cached schedules (sched_cache.c) */
 };
 
-/* Created on the first colibri collective on a communicator (never at its
- * creation), cached as an MPI attribute, freed with the communicator. */
+/* Per communicator: created on its first colibri collective (never at its
+ * creation), cached as an MPI attribute, freed with the communicator.  What
+ * orders messages stays here, unshared: the private matching context, the
+ * tag sequence, and the node communicator and shared segment, which
+ * overlapping operations on two communicators of one group would otherwise
+ * use at once. */
 struct comm_state {
     MPI_Comm comm;      /* private duplicate: colibri's messages never match the application's */
     int rank, size;
     unsigned seq;       /* per-call tag, so successive collectives never cross-match */
+    struct group_state *grp;
     const char *last[COLIBRI_NCOLL];
-    struct sched_cache cache[COLIBRI_NCOLL];
+    /* Schedules that are not cached (dynamic, or per-rank count vectors)
+     * are built here, one call at a time. */
+    struct schedule scratch;
+    int64_t scratch_bytes; /* of it, counted in the setup statistics */
     /* Sparse reductions: the caller's density hint (0: none), bytes not
      * sent thanks to sparse blocks, and the last agreed density estimate of
      * each reduction collective with the call it was made for. */
@@ -50,27 +71,40 @@ struct comm_state {
         double density;
         int uses;
     } estimate[COLIBRI_ALLTOALL]; /* the reductions: allreduce .. reduce_scatter_block */
-    /* Node-aware algorithms (node.c), set up on first use: which ranks share
-     * a node, the node's communicator and its shared segment. */
-    struct node_layout layout;
-    int *layout_mem;    /* NULL: layout not computed yet */
-    MPI_Comm node_comm;
+    /* Node-aware algorithms (node.c), set up on first use: the node's
+     * communicator and its shared segment. */
+    MPI_Comm node_comm; /* MPI_COMM_NULL: not created yet */
     MPI_Win shm_win;    /* valid while shm_size > 0 */
     void *shm;          /* the segment, contiguous across the node's ranks */
     int64_t shm_size;
 };
 
-/* The schedule for a call: the cached one when the call repeats the last one
- * of its collective on this communicator (same parameters, no per-rank count
- * vectors), else freshly built into the cache slot.  NULL: out of memory. */
+/* The schedule for a call: a cached one when the same (algorithm, call
+ * parameters) ran before on a communicator of this group, else freshly
+ * built and cached (sched_cache.c).  Dynamic schedules and calls with
+ * per-rank count vectors (reduce_scatter, alltoallv) are never cached: they
+ * are built into cs->scratch.  The pointer is valid until the next call of
+ * this function in the process.  NULL: out of memory. */
 struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
                                       const struct algorithm *alg, const struct sched_params *p);
+/* Drops a group's cached schedules (when the group state is freed). */
+void sched_cache_drop_group(struct group_state *g);
 
 /* Returns MPI_SUCCESS and the state, creating it on first use (collective
  * over `comm`, like the first collective call itself). */
 int comm_state_get(MPI_Comm comm, struct comm_state **out);
 /* The state if it exists; never communicates. */
 struct comm_state *comm_state_find(MPI_Comm comm);
+
+/* The group state of `comm` (a new reference): the shared one of an equal
+ * group if there is one, else a new one.  Local: no communication. */
+int group_state_get(MPI_Comm comm, struct group_state **out);
+void group_state_release(struct group_state *g);
+/* MPI_COMM_WORLD's group state once its layout is known (kept until
+ * MPI_Finalize), else NULL: the parent of predicted layouts. */
+struct group_state *group_state_world_parent(void);
+/* Called once the layout of a world group state is known. */
+void group_state_keep_world(struct group_state *g);
 
 /* Facts about the call's datatype. */
 struct dtinfo {

@@ -33,6 +33,26 @@ void sched_reset(struct schedule *s)
     s->free_state = NULL;
 }
 
+int64_t sched_bytes(const struct schedule *s)
+{
+    return (int64_t)s->cap_ops * (int64_t)sizeof *s->ops +
+           (int64_t)s->cap_rounds * (int64_t)sizeof *s->rounds;
+}
+
+void sched_trim(struct schedule *s)
+{
+    if (s->n_ops > 0 && s->n_ops < s->cap_ops) {
+        struct sched_op *ops = realloc(s->ops, s->n_ops * sizeof *ops);
+        if (ops)
+            s->ops = ops, s->cap_ops = s->n_ops;
+    }
+    if (s->n_rounds > 0 && s->n_rounds < s->cap_rounds) {
+        struct sched_round *rounds = realloc(s->rounds, s->n_rounds * sizeof *rounds);
+        if (rounds)
+            s->rounds = rounds, s->cap_rounds = s->n_rounds;
+    }
+}
+
 static struct sched_op *push_op(struct schedule *s)
 {
     if (s->n_ops == s->cap_ops) {

@@ -154,6 +154,10 @@ struct node_layout {
 void sched_init(struct schedule *s);
 void sched_free(struct schedule *s);
 void sched_reset(struct schedule *s);
+/* Heap bytes a schedule holds (its op and round arrays). */
+int64_t sched_bytes(const struct schedule *s);
+/* Gives back the arrays' unused capacity (a schedule about to be cached). */
+void sched_trim(struct schedule *s);
 
 /* Builder primitives.  Zero-count operations are dropped here, so builders
  * need not special-case empty blocks. */

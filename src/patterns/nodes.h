@@ -7,7 +7,9 @@
  * Every rank computes the same layout from the same allgathered leaders.
  *
  * Pure functions, no MPI: the runtime calls node_layout_fill after an
- * allgather, unit tests call it with made-up placements.
+ * allgather of leaders (exchanged) or after node_leaders_predict
+ * (predicted from a parent layout); unit tests call them with made-up
+ * placements.
  */
 #ifndef COLIBRI_PATTERN_NODES_H
 #define COLIBRI_PATTERN_NODES_H
@@ -41,6 +43,32 @@ static inline int node_layout_fill(int size, const int *leader_of, int *node_of,
     for (int r = 0; r < size; r++)
         node_ranks[node_start[node_of[r]] + local_index[r]] = r;
     return n_nodes;
+}
+
+/* Prediction: the leaders of a derived group's ranks from a parent layout
+ * alone, with no communication.  A group (dup, split, MPI_Comm_create) of
+ * `size` ranks whose rank i is rank parent_rank[i] of a parent communicator
+ * with a known layout: rank i shares a node with rank j of the group exactly
+ * when their parent ranks do, so rank i's leader is the lowest group rank
+ * on the parent node of parent_rank[i].  first_on_node (parent_nodes
+ * entries) is scratch.  Fills leader_of (size entries) for
+ * node_layout_fill; returns 0, or -1 when a parent rank is out of range. */
+static inline int node_leaders_predict(int size, const int *parent_rank, int parent_size,
+                                       const int *parent_node_of, int parent_nodes,
+                                       int *first_on_node, int *leader_of)
+{
+    for (int n = 0; n < parent_nodes; n++)
+        first_on_node[n] = -1;
+    for (int i = 0; i < size; i++) {
+        int q = parent_rank[i];
+        if (q < 0 || q >= parent_size)
+            return -1;
+        int n = parent_node_of[q];
+        if (first_on_node[n] < 0)
+            first_on_node[n] = i;
+        leader_of[i] = first_on_node[n];
+    }
+    return 0;
 }
 
 /* The most ranks on one node: node_start (n_nodes + 1 offsets) as

@@ -1,0 +1,30 @@
+/*
+ * Setup accounting (colibri_setup_stats): every byte of per-communicator and
+ * per-group state colibri allocates goes through state_alloc/state_free, and
+ * every communicating MPI call it makes for setup is counted, so tests can
+ * check that creating a communicator costs nothing and that freeing it gives
+ * everything back.
+ */
+#ifndef COLIBRI_SETUP_H
+#define COLIBRI_SETUP_H
+
+#include <stddef.h>
+
+#include "colibri.h"
+
+/* This process's counters (setup.c). */
+extern struct colibri_setup_stats setup_stats;
+
+/* calloc/free that count the bytes in setup_stats.state_bytes; state_free
+ * takes the size that was allocated. */
+void *state_alloc(size_t bytes);
+void state_free(void *p, size_t bytes);
+
+/* One communicating MPI call made for setup; `layout`: a layout exchange's. */
+static inline void setup_count_collective(int layout)
+{
+    setup_stats.setup_collectives++;
+    setup_stats.layout_collectives += layout != 0;
+}
+
+#endif
