@@ -8,7 +8,8 @@
  * a pass over the running operations finds nothing new, it sleeps between
  * passes, 1 us doubling up to 256 us, back to 1 us as soon as a round
  * completes.  It needs MPI_THREAD_MULTIPLE (it calls MPI from a second
- * thread); at a lower level colibri prints one warning and runs without it,
+ * thread); at a lower level colibri prints one warning (rank 0 of
+ * MPI_COMM_WORLD) and runs without it,
  * progress then happening in the application's MPI wait and test calls.
  * SimGrid SMPI has no threads calling MPI: there the variable is ignored
  * with a warning.
@@ -71,16 +72,19 @@ void progress_thread_ensure(void)
             fprintf(stderr, "colibri: warning: COLIBRI_PROGRESS_THREAD is ignored under SimGrid "
                             "SMPI; collectives progress in MPI wait and test calls\n");
 #else
-            int level = MPI_THREAD_SINGLE;
+            int level = MPI_THREAD_SINGLE, rank = 0;
             PMPI_Query_thread(&level);
-            if (level < MPI_THREAD_MULTIPLE)
-                fprintf(stderr, "colibri: warning: COLIBRI_PROGRESS_THREAD=1 needs "
-                                "MPI_Init_thread with MPI_THREAD_MULTIPLE; running without "
-                                "it (collectives progress in MPI wait and test calls)\n");
-            else if (pthread_create(&thread, NULL, progress_main, NULL) == 0)
+            PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            if (level < MPI_THREAD_MULTIPLE) {
+                if (rank == 0) /* one line, not one per rank */
+                    fprintf(stderr, "colibri: warning: COLIBRI_PROGRESS_THREAD=1 needs "
+                                    "MPI_Init_thread with MPI_THREAD_MULTIPLE; running without "
+                                    "it (collectives progress in MPI wait and test calls)\n");
+            } else if (pthread_create(&thread, NULL, progress_main, NULL) == 0) {
                 state = ON;
-            else
+            } else {
                 fprintf(stderr, "colibri: warning: could not start the progress thread\n");
+            }
 #endif
         }
     }
