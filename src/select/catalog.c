@@ -67,7 +67,7 @@ const struct algorithm catalog[] = {
         "N elements in all, B(m) as sparse_recursive_doubling over N"),
 
     ALG_K(alltoall, COLIBRI_ALLTOALL, bruck, 0,
-        "R (a + 2 o) + B c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
+        "R (a + 2 o) + B c b + (2 p + 2 B) c g (local copies), R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "
         "B = sum_{i<p} nonzero base-k digits of i ~ (k-1)/k p log_k p; c block bytes, k radix (COLIBRI_RADIX, else tuned by the model)"),
     ALG(alltoall, COLIBRI_ALLTOALL, pairwise, 0,
         "(p-1)(a + 2 o + c b), c block bytes"),
