@@ -46,7 +46,7 @@ static void true_layout(MPI_Comm comm, int p, int *node_of, int *n_nodes)
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &node);
     int leader = r, *leaders = malloc((size_t)p * sizeof *leaders);
     /* the lowest rank: SMPI orders split_type's result by world rank */
-    MPI_Allreduce(&r, &leader, 1, MPI_INT, MPI_MIN, node);
+    PMPI_Allreduce(&r, &leader, 1, MPI_INT, MPI_MIN, node);
     MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, comm);
     *n_nodes = 0;
     for (int i = 0; i < p; i++)
