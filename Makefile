@@ -30,7 +30,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS := $(LIB_OBJ:.o=.d)
 
 TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench \
-         $(BUILD)/bin/overlap-bench
+         $(BUILD)/bin/overlap-bench $(BUILD)/bin/setup-bench
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 MPI_TESTS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/%,$(wildcard tests/mpi/*.c))
 DROPIN_TESTS := $(patsubst tests/dropin/%.c,$(BUILD)/tests/dropin_%,$(wildcard tests/dropin/*.c))
@@ -73,6 +73,10 @@ $(BUILD)/bin/colibri-info: src/tools/colibri_info.c $(LIBRARY)
 $(BUILD)/bin/kernel-bench: bench/kernel_bench.c $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/bin/setup-bench: bench/setup_bench.c $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
 $(BUILD)/bin/colibri-bench: bench/colibri_bench.c $(LIBRARY)
 	@mkdir -p $(dir $@)

@@ -22,13 +22,14 @@ size_t node_layout_bytes(int size) { return (4 * (size_t)size + 1) * sizeof(int)
 static int leaders_exchange(struct comm_state *cs, int *leader_of)
 {
     MPI_Comm node = MPI_COMM_NULL;
-    /* Keyed by rank, so the node communicator's rank 0 is the node's lowest
-     * rank: its leader. */
     int rc = PMPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, cs->rank, MPI_INFO_NULL, &node);
     int leader = cs->rank;
     setup_count_collective(1);
+    /* The leader is the node's lowest rank.  Not simply the node
+     * communicator's rank 0: SMPI 3.32 orders it by MPI_COMM_WORLD rank
+     * whatever the key, which differs in a reordered communicator. */
     if (rc == MPI_SUCCESS) {
-        rc = PMPI_Bcast(&leader, 1, MPI_INT, 0, node);
+        rc = PMPI_Allreduce(&cs->rank, &leader, 1, MPI_INT, MPI_MIN, node);
         setup_count_collective(1);
     }
     if (rc == MPI_SUCCESS) {
