@@ -93,7 +93,7 @@ static int identify(MPI_Group g, int size, uint64_t *hash, bool *world)
     return rc;
 }
 
-int group_state_get(MPI_Comm comm, struct group_state **out)
+static int group_state_get_locked(MPI_Comm comm, struct group_state **out)
 {
     MPI_Group g;
     int size, rc = PMPI_Comm_group(comm, &g);
@@ -137,7 +137,15 @@ int group_state_get(MPI_Comm comm, struct group_state **out)
     return MPI_SUCCESS;
 }
 
-void group_state_release(struct group_state *g)
+int group_state_get(MPI_Comm comm, struct group_state **out)
+{
+    setup_lock();
+    int rc = group_state_get_locked(comm, out);
+    setup_unlock();
+    return rc;
+}
+
+static void group_state_release_locked(struct group_state *g)
 {
     if (--g->refs > 0)
         return;
@@ -155,12 +163,21 @@ void group_state_release(struct group_state *g)
     setup_stats.group_states_live--;
 }
 
+void group_state_release(struct group_state *g)
+{
+    setup_lock();
+    group_state_release_locked(g);
+    setup_unlock();
+}
+
 struct group_state *group_state_world_parent(void) { return world_parent; }
 
 void group_state_keep_world(struct group_state *g)
 {
-    if (world_parent || !g->world || !g->shared)
-        return;
-    g->refs++;
-    world_parent = g;
+    setup_lock();
+    if (!world_parent && g->world && g->shared) {
+        g->refs++;
+        world_parent = g;
+    }
+    setup_unlock();
 }

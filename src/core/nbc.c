@@ -98,6 +98,7 @@ int op_run_blocking(struct coll_op *op)
         s = comm_cached_schedule(op->c.cs, op->c.coll, op->alg, &op->c.sp);
     if (rc == MPI_SUCCESS)
         rc = s ? exec_run(&op->c, s) : MPI_ERR_NO_MEM;
+    comm_release_schedule(op->c.cs, s);
     rc = op_epilogue(op, rc);
     if (op->destroy)
         op->destroy(op);

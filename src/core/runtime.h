@@ -83,10 +83,13 @@ struct comm_state {
  * parameters) ran before on a communicator of this group, else freshly
  * built and cached (sched_cache.c).  Dynamic schedules and calls with
  * per-rank count vectors (reduce_scatter, alltoallv) are never cached: they
- * are built into cs->scratch.  The pointer is valid until the next call of
- * this function in the process.  NULL: out of memory. */
+ * are built into cs->scratch.  A cached schedule stays pinned (never
+ * evicted, even by another thread's call) until comm_release_schedule;
+ * cs->scratch serves one call on the communicator at a time.  NULL: out of
+ * memory. */
 struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
                                       const struct algorithm *alg, const struct sched_params *p);
+void comm_release_schedule(struct comm_state *cs, struct schedule *s);
 /* Drops a group's cached schedules (when the group state is freed). */
 void sched_cache_drop_group(struct group_state *g);
 

@@ -13,6 +13,8 @@
  * going first; a schedule larger than the cap is not cached.  A group's
  * schedules go with its state.
  */
+#include <stddef.h>
+
 #include "../select/catalog.h"
 #include "config.h"
 #include "runtime.h"
@@ -28,6 +30,7 @@ struct sched_entry {
     uint64_t hash;
     struct sched_params key;             /* no count vectors, no layout */
     int64_t bytes;                       /* entry and arrays */
+    int pins;                            /* runs using it now: not evicted */
     struct schedule s;
 };
 
@@ -134,15 +137,19 @@ static struct schedule *insert(struct comm_state *cs, colibri_coll coll,
     e->gprev = &cs->grp->cached;
     cs->grp->cached = e;
     recency_push(e);
-    while (setup_stats.schedule_bytes > cap && oldest != e) {
-        drop(oldest);
-        setup_stats.schedules_evicted++;
+    e->pins = 1;
+    for (struct sched_entry *v = oldest, *next; v && setup_stats.schedule_bytes > cap; v = next) {
+        next = v->newer;
+        if (!v->pins) {
+            drop(v);
+            setup_stats.schedules_evicted++;
+        }
     }
     return &e->s;
 }
 
-struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
-                                      const struct algorithm *alg, const struct sched_params *p)
+static struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll,
+                                        const struct algorithm *alg, const struct sched_params *p)
 {
     /* Per-rank count vectors are not compared: those calls always build
      * (reduce_scatter_block's are all `count`). */
@@ -157,6 +164,7 @@ struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
                 recency_unlink(e);
                 recency_push(e);
                 setup_stats.schedule_hits++;
+                e->pins++;
                 return &e->s;
             }
         }
@@ -171,4 +179,22 @@ struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
         return insert(cs, coll, alg, p, hash, cap);
     scratch_account(cs);
     return &cs->scratch;
+}
+
+struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
+                                      const struct algorithm *alg, const struct sched_params *p)
+{
+    setup_lock();
+    struct schedule *s = cached_schedule(cs, coll, alg, p);
+    setup_unlock();
+    return s;
+}
+
+void comm_release_schedule(struct comm_state *cs, struct schedule *s)
+{
+    if (!s || s == &cs->scratch)
+        return;
+    setup_lock();
+    ((struct sched_entry *)((char *)s - offsetof(struct sched_entry, s)))->pins--;
+    setup_unlock();
 }

@@ -1,9 +1,14 @@
 /* Setup accounting (setup.h) and colibri_setup_stats. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "setup.h"
 
 struct colibri_setup_stats setup_stats;
+
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+void setup_lock(void) { pthread_mutex_lock(&lock); }
+void setup_unlock(void) { pthread_mutex_unlock(&lock); }
 
 void *state_alloc(size_t bytes)
 {

@@ -20,6 +20,14 @@ extern struct colibri_setup_stats setup_stats;
 void *state_alloc(size_t bytes);
 void state_free(void *p, size_t bytes);
 
+/* The process-wide tables (group states, schedule cache) are shared by
+ * every communicator, so an application that runs collectives on several
+ * communicators from several threads (MPI_THREAD_MULTIPLE) must not see
+ * them half-updated: their updates hold this lock (recursive), never across
+ * communication. */
+void setup_lock(void);
+void setup_unlock(void);
+
 /* One communicating MPI call made for setup; `layout`: a layout exchange's. */
 static inline void setup_count_collective(int layout)
 {
