@@ -61,11 +61,13 @@ for src in tests/mpi/test_*.c; do
   for np in $(sed -n 's|^// mpich-ranks:||p' "$src"); do
     run_one "mpich $t np=$np" mpirun.mpich -n "$np" build-mpich/tests/$t
   done
-  while read -r setting nps; do
+  # read from fd 3: mpirun forwards stdin to rank 0 and would swallow the
+  # lines after the first
+  while read -r setting nps <&3; do
     for np in $nps; do
       run_one "openmpi $t $setting np=$np" env "$setting" mpirun --oversubscribe -n "$np" build/tests/$t
     done
-  done < <(sed -n 's|^// env-ranks:||p' "$src")
+  done 3< <(sed -n 's|^// env-ranks:||p' "$src")
 done
 
 note "== drop-in"

@@ -115,11 +115,32 @@ int op_build(struct coll_op *op)
     return MPI_SUCCESS;
 }
 
+/* A nonblocking run's schedule (nbc.h): the cached one, or the
+ * communicator's scratch taken over as the operation's own. */
+static int op_take_schedule(struct coll_op *op)
+{
+    struct comm_state *cs = op->c.cs;
+    struct schedule *s = comm_cached_schedule(cs, op->c.coll, op->alg, &op->c.sp);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    if (s == &cs->scratch) {
+        sched_free(&op->own);
+        op->own = cs->scratch;
+        sched_init(&cs->scratch);
+    } else {
+        op->cached = s;
+    }
+    return MPI_SUCCESS;
+}
+
 /* The run finished (or failed): tell the application's request.  Called
  * with the lock held and `op` already off the running list; `op` may be
  * freed on return. */
 static void op_finished(struct coll_op *op, int rc)
 {
+    /* unpinned now: the communicator may be freed before the request */
+    comm_release_schedule(op->c.cs, op->cached);
+    op->cached = NULL;
     op->rc = op_epilogue(op, rc);
     op->running = false;
     if (op->kind == CALL_PERSISTENT || NONBLOCKING_SELF_RECEIVE) {
@@ -161,7 +182,7 @@ static void op_begin(struct coll_op *op)
 {
     int rc = op->before ? op->before(op) : MPI_SUCCESS;
     if (rc == MPI_SUCCESS && op->rebuild)
-        rc = op_build(op);
+        rc = op->kind == CALL_NONBLOCKING ? op_take_schedule(op) : op_build(op);
     pthread_mutex_lock(&lock);
     op->running = true;
     bool done = true;
@@ -173,7 +194,8 @@ static void op_begin(struct coll_op *op)
         op->in_prelude = true;
         rc = exec_start(&op->x, &op->pre, &op->pre_s, tag);
     } else if (rc == MPI_SUCCESS) {
-        rc = exec_start(&op->x, &op->c, &op->own, exec_next_tag(op->c.cs));
+        rc = exec_start(&op->x, &op->c, op->cached ? op->cached : &op->own,
+                        exec_next_tag(op->c.cs));
     }
     if (rc == MPI_SUCCESS) {
         link_running(op);

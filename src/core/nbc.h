@@ -32,12 +32,15 @@ struct coll_op {
     enum call_kind kind;
     const char *fname;            /* "MPI_Iallreduce", ... for error messages */
     MPI_Comm comm;                /* the caller's communicator */
-    /* Nonblocking and persistent calls run their own schedule, never the
-     * communicator's cache slot, which a later call may rebuild.  It is
-     * built at the start of a run for every nonblocking call and for
-     * persistent ones with a dynamic schedule (SLOAV, sparse), which a run
-     * extends; other persistent ones build it once. */
+    /* The schedule a run executes.  A nonblocking call takes the
+     * communicator's cached schedule, pinned until its run ends (`cached`),
+     * so a repeated call builds nothing; a schedule the cache does not keep
+     * (dynamic ones: SLOAV, sparse; per-rank count vectors) becomes the
+     * operation's `own`, as the communicator's scratch may be rebuilt by a
+     * later call while this one runs.  Persistent calls build `own` once,
+     * or at every start when it is dynamic (a run extends it). */
     struct schedule own;
+    struct schedule *cached;
     bool rebuild;
     /* The collective's edges: before each run (pack non-contiguous
      * inputs), after it (unpack outputs; gets and returns the result), and

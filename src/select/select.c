@@ -6,6 +6,7 @@
  */
 #include "select.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,8 +165,79 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
     return select_auto_radix(coll, p, &radix);
 }
 
+/*
+ * The automatic choice is a pure function of the call's shape, and
+ * applications repeat shapes: evaluating every catalog entry's cost (with
+ * radix scans) was a sixth of a short allreduce's time on 2 ranks.  So the
+ * last choices are remembered per thread (no lock), keyed by everything the
+ * choice reads.  Calls with per-rank count vectors (reduce_scatter,
+ * alltoallv) or a density (sparse candidates, large vectors where a scan
+ * costs nothing next to the call) are not remembered.
+ */
+struct memo {
+    bool used;
+    colibri_coll coll;
+    int size, root, radix_in;
+    int64_t count, segment;
+    size_t elem_size;
+    bool in_place, commutative, nonblocking, sparse, layout;
+    const struct algorithm *alg;
+    int radix;
+};
+#define MEMO_SLOTS 16
+static _Thread_local struct memo memo[MEMO_SLOTS];
+
+static bool memo_applies(colibri_coll coll, const struct sched_params *p)
+{
+    return coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_ALLTOALLV && p->density == 0;
+}
+
+static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
+{
+    return (struct memo){.used = true, .coll = coll, .size = p->size, .root = p->root,
+                         .radix_in = p->radix, .count = p->count, .segment = p->segment,
+                         .elem_size = p->elem_size, .in_place = p->in_place,
+                         .commutative = p->commutative, .nonblocking = p->nonblocking,
+                         .sparse = p->sparse != NULL, .layout = p->layout != NULL};
+}
+
+static bool memo_same(const struct memo *a, const struct memo *b)
+{
+    return a->used && a->coll == b->coll && a->size == b->size && a->root == b->root &&
+           a->radix_in == b->radix_in && a->count == b->count && a->segment == b->segment &&
+           a->elem_size == b->elem_size && a->in_place == b->in_place &&
+           a->commutative == b->commutative && a->nonblocking == b->nonblocking &&
+           a->sparse == b->sparse && a->layout == b->layout;
+}
+
+static struct memo *memo_slot(const struct memo *k)
+{
+    uint64_t h = (uint64_t)k->count * 0x9e3779b97f4a7c15ull ^ (uint64_t)k->coll << 7 ^
+                 (uint64_t)k->size << 11 ^ (uint64_t)k->root << 3 ^ k->elem_size;
+    return &memo[(h ^ h >> 29) % MEMO_SLOTS];
+}
+
+static const struct algorithm *choose(colibri_coll coll, const struct sched_params *p,
+                                      int *radix);
+
 const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
                                           int *radix)
+{
+    if (!memo_applies(coll, p))
+        return choose(coll, p, radix);
+    struct memo k = memo_key(coll, p);
+    struct memo *m = memo_slot(&k);
+    if (!memo_same(m, &k)) {
+        k.alg = choose(coll, p, &k.radix);
+        *m = k;
+    }
+    *radix = m->radix;
+    return m->alg;
+}
+
+/* The choice itself: a tuning rule, else the cost model's minimum. */
+static const struct algorithm *choose(colibri_coll coll, const struct sched_params *p,
+                                      int *radix)
 {
     const struct algorithm *tuned;
     *radix = p->radix;

@@ -1,6 +1,7 @@
 // ranks: 1 2 3 4 5 8
 // mpich-ranks: 2
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 2 4
+// env-ranks: COLIBRI_CACHE_BYTES=4096 3
 /*
  * Nonblocking and persistent collectives, checked against a serial
  * expectation computed here (int sums: exact):
@@ -403,7 +404,11 @@ static void test_outstanding(void)
     } plan[] = {{COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 300}, {COLIBRI_ALLTOALL, dup, 5},
                 {COLIBRI_REDUCE_SCATTER_BLOCK, split, 9}, {COLIBRI_ALLTOALLV, MPI_COMM_WORLD, 4},
                 {COLIBRI_REDUCE, dup, 17},                {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 1},
-                {COLIBRI_REDUCE_SCATTER, split, 6}};
+                {COLIBRI_REDUCE_SCATTER, split, 6},
+                /* the same shapes again while the first ones run: one cached
+                 * schedule pinned by two runs; two scratch schedules taken */
+                {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 300}, {COLIBRI_REDUCE_SCATTER, split, 6},
+                {COLIBRI_ALLTOALLV, MPI_COMM_WORLD, 4}};
     enum { N = sizeof plan / sizeof *plan };
     for (int round = 0; round < 4; round++) {
         struct inst t[N];
@@ -434,6 +439,34 @@ static void test_outstanding(void)
     }
     MPI_Comm_free(&dup);
     MPI_Comm_free(&split);
+}
+
+/* A repeated nonblocking call runs the cached schedule of its shape: it
+ * builds nothing after the first (one schedule cached, a hit per call). */
+static void test_schedule_reuse(void)
+{
+    struct colibri_setup_stats before, after;
+    double in[7] = {1, 2, 3, 4, 5, 6, 7}, out[7];
+    enum { CALLS = 10 };
+    MPI_Request r;
+    colibri_iallreduce(in, out, 7, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, "recursive_doubling", &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    colibri_setup_stats(&before);
+    for (int i = 0; i < CALLS; i++) {
+        colibri_iallreduce(in, out, 7, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, "recursive_doubling",
+                           &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        CHECK(out[6] == 7.0 * wsize, "reuse: element 6 is %g", out[6]);
+    }
+    colibri_setup_stats(&after);
+    const char *cap = getenv("COLIBRI_CACHE_BYTES");
+    if (cap && atoll(cap) < 65536)
+        return; /* a tiny cache may evict between calls */
+    CHECK(after.schedule_hits - before.schedule_hits == CALLS &&
+              after.schedules_cached == before.schedules_cached,
+          "%d repeated iallreduce: %lld cache hits, %lld schedules built", CALLS,
+          after.schedule_hits - before.schedule_hits,
+          after.schedules_cached - before.schedules_cached);
 }
 
 /* A freed request's collective still runs to the end. */
@@ -670,6 +703,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     test_every_algorithm();
     test_outstanding();
+    test_schedule_reuse();
     test_request_free();
     test_persistent();
     test_interposed();
