@@ -135,15 +135,12 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     const struct pair_facts *pf = pair_facts(a->op, a->dt, &looked_up);
     const int tsize = pf->tsize;
 
-    /* The blocking call lives on the stack, and clears only what it uses
-     * (the progress engine's part of the operation is a kilobyte). */
-    struct reduction_op local, *r = &local;
-    if (kind == CALL_BLOCKING) {
-        memset(&local.op, 0, offsetof(struct coll_op, x));
-        local.counts = NULL;
-    } else if (!(r = calloc(1, sizeof *r))) {
+    /* The blocking call lives on the stack. */
+    struct reduction_op local, *r = kind == CALL_BLOCKING ? &local : malloc(sizeof *r);
+    if (!r)
         return raise_error(a->comm, fname, MPI_ERR_NO_MEM, "out of memory");
-    }
+    op_clear(&r->op);
+    r->counts = NULL;
     struct coll_op *op = &r->op;
     op->kind = kind;
     op->fname = fname;
@@ -160,6 +157,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     c->sp.in_place = a->sendbuf == MPI_IN_PLACE;
     c->sp.commutative = pf->commutative != 0;
     c->sp.nonblocking = kind != CALL_BLOCKING;
+    /* the state's first creation is collective: every path takes it here */
+    const int state_rc = comm_state_get(a->comm, &c->cs);
     /* Tuning knobs; every rank must see the same values, as with any MPI
      * tuning variable. */
     const struct config *cfg = config_get();
@@ -181,12 +180,12 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         if (a->coll == COLIBRI_REDUCE_SCATTER)
             for (int i = 0; i < v.size; i++)
                 n += a->counts[i];
-        if (kind != CALL_BLOCKING) {
-            struct comm_state *cs = comm_state_find(a->comm);
-            c->sp.density = cs ? cs->density_hint : 0;
+        if (state_rc != MPI_SUCCESS) {
+            c->sp.density = 0;
+        } else if (kind != CALL_BLOCKING) {
+            c->sp.density = c->cs->density_hint;
         } else if ((!name || !*name || strcmp(name, "auto") == 0) &&
-                   n * (int64_t)tsize >= SPARSE_AUTO_BYTES &&
-                   comm_state_get(a->comm, &c->cs) == MPI_SUCCESS) {
+                   n * (int64_t)tsize >= SPARSE_AUTO_BYTES) {
             c->sp.density = agreed_density(c->cs, a, &r->sparse, input, n);
         }
     }
@@ -212,16 +211,13 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     }
     if (!op->alg) {
         reduction_destroy(op);
-        struct comm_state *cs;
-        if (comm_state_get(a->comm, &cs) == MPI_SUCCESS)
-            cs->last[a->coll] = "native";
+        if (state_rc == MPI_SUCCESS)
+            c->cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         return native_call(a, kind, req);
     }
 
-    rc = comm_state_get(a->comm, &c->cs);
-    if (rc == MPI_SUCCESS)
-        rc = pf->dti_rc;
+    rc = state_rc != MPI_SUCCESS ? state_rc : pf->dti_rc;
     c->dti = pf->dti;
     if (rc != MPI_SUCCESS) {
         reduction_destroy(op);

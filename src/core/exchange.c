@@ -308,15 +308,12 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
 
-    /* The blocking call lives on the stack and clears only what it uses
-     * (the progress engine's part of the operation is a kilobyte). */
-    struct exchange_op local, *e = &local;
-    if (kind == CALL_BLOCKING) {
-        memset(&local.op, 0, offsetof(struct coll_op, x));
-        local.bytes = local.elems = NULL;
-    } else if (!(e = calloc(1, sizeof *e))) {
+    /* The blocking call lives on the stack. */
+    struct exchange_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);
+    if (!e)
         return raise_error(a->comm, fn, MPI_ERR_NO_MEM, "out of memory");
-    }
+    op_clear(&e->op);
+    e->bytes = e->elems = NULL;
     struct coll_op *op = &e->op;
     op->kind = kind;
     op->fname = fn;

@@ -309,9 +309,9 @@ int exec_step(struct exec *x, bool wait, bool *done)
     return rc;
 }
 
-/* Only what outlives a run needs clearing: the blocking path does not
- * memset a kilobyte of inline requests and statuses per call. */
-static void exec_clear(struct exec *x)
+/* Only what outlives a run needs clearing: no memset of a kilobyte of
+ * inline requests and statuses per call. */
+void exec_init(struct exec *x)
 {
     x->blocks[0] = x->blocks[1] = NULL;
     x->have[0] = x->have[1] = 0;
@@ -324,13 +324,13 @@ void exec_release(struct exec *x)
     free(x->blocks[0]);
     free(x->blocks[1]);
     free(x->big_reqs), free(x->big_st), free(x->big_op);
-    exec_clear(x);
+    exec_init(x);
 }
 
 int exec_run(struct coll_call *c, struct schedule *s)
 {
     struct exec x;
-    exec_clear(&x);
+    exec_init(&x);
     bool done = false;
     int rc = exec_start(&x, c, s, exec_next_tag(c->cs));
     while (rc == MPI_SUCCESS && !done)

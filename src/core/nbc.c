@@ -6,6 +6,7 @@
 #include "nbc.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,12 @@ static int op_epilogue(struct coll_op *op, int rc)
     return rc;
 }
 
+void op_clear(struct coll_op *op)
+{
+    memset(op, 0, offsetof(struct coll_op, pre));
+    exec_init(&op->x);
+}
+
 int op_run_blocking(struct coll_op *op)
 {
     int rc = op->before ? op->before(op) : MPI_SUCCESS;
@@ -155,15 +162,15 @@ static void op_finished(struct coll_op *op, int rc)
     }
     /* Grequest_complete may free the request (and call free_fn) at once
      * when the application already freed it; free_fn frees `op` then. */
-    op->completed = true;
+    __atomic_store_n(&op->completed, true, __ATOMIC_RELEASE);
     PMPI_Grequest_complete(op->req);
 }
 
 /* Steps the running operation; a finished prelude hands over to the
  * chosen algorithm's schedule, on the tag reserved for it at the start. */
-static int op_advance(struct coll_op *op, bool *done)
+static int op_advance(struct coll_op *op, bool wait, bool *done)
 {
-    int rc = exec_step(&op->x, false, done);
+    int rc = exec_step(&op->x, wait, done);
     if (rc == MPI_SUCCESS && *done && op->in_prelude) {
         op->in_prelude = false;
         exec_release(&op->x);
@@ -171,7 +178,7 @@ static int op_advance(struct coll_op *op, bool *done)
         if (rc == MPI_SUCCESS)
             rc = exec_start(&op->x, &op->c, &op->own, op->main_tag);
         if (rc == MPI_SUCCESS)
-            rc = exec_step(&op->x, false, done);
+            rc = exec_step(&op->x, wait, done);
     }
     return rc;
 }
@@ -199,7 +206,7 @@ static void op_begin(struct coll_op *op)
     }
     if (rc == MPI_SUCCESS) {
         link_running(op);
-        rc = op_advance(op, &done);
+        rc = op_advance(op, false, &done);
         if (rc != MPI_SUCCESS || done)
             unlink_running(op);
     }
@@ -241,6 +248,33 @@ static int cancel_fn(void *extra, int complete)
     return MPI_SUCCESS; /* a collective cannot be cancelled (MPI-4 3.8.4) */
 }
 
+/* MPICH's extended generalized requests call a poll function from every
+ * wait and test on them, PMPI_* ones included (its mpi_f08 bindings call
+ * PMPI_Wait and PMPI_Testall directly, past colibri's interposed calls):
+ * a progress pass there advances the schedules wherever MPICH waits. */
+#if defined(MPICH) && !NONBLOCKING_SELF_RECEIVE
+static int poll_fn(void *extra, MPI_Status *status)
+{
+    (void)extra, (void)status;
+    nbc_progress();
+    return MPI_SUCCESS;
+}
+
+/* MPICH requires one; progress passes until each operation is complete. */
+static int wait_fn(int count, void **ops, double timeout, MPI_Status *status)
+{
+    (void)timeout, (void)status;
+    for (int i = 0; i < count; i++)
+        while (!__atomic_load_n(&((struct coll_op *)ops[i])->completed, __ATOMIC_ACQUIRE))
+            nbc_progress();
+    return MPI_SUCCESS;
+}
+#define GREQUEST_START(op) \
+    PMPIX_Grequest_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, (op), &(op)->req)
+#else
+#define GREQUEST_START(op) PMPI_Grequest_start(query_fn, free_fn, cancel_fn, (op), &(op)->req)
+#endif
+
 int op_launch(struct coll_op *op, MPI_Request *req)
 {
     progress_thread_ensure();
@@ -252,7 +286,7 @@ int op_launch(struct coll_op *op, MPI_Request *req)
             rc = PMPI_Irecv(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
         pthread_mutex_unlock(&lock);
     } else {
-        rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, op, &op->req);
+        rc = GREQUEST_START(op);
     }
     if (rc != MPI_SUCCESS) {
         op_free(op);
@@ -353,7 +387,7 @@ int nbc_progress(void)
         next = op->next;
         uint32_t round = op->x.round;
         bool done = false;
-        int rc = op_advance(op, &done);
+        int rc = op_advance(op, false, &done);
         if (rc != MPI_SUCCESS || done) {
             unlink_running(op);
             op_finished(op, rc);
@@ -364,4 +398,28 @@ int nbc_progress(void)
     }
     pthread_mutex_unlock(&lock);
     return advanced;
+}
+
+bool nbc_wait_alone(MPI_Request req)
+{
+    if (__atomic_load_n(&n_running, __ATOMIC_ACQUIRE) != 1)
+        return false;
+    pthread_mutex_lock(&lock);
+    struct coll_op *op = running;
+    if (n_running != 1 || op->req != req) {
+        pthread_mutex_unlock(&lock);
+        return false;
+    }
+    /* off the list, so that no progress pass (another thread's, the
+     * progress thread's) touches it and the lock is free while it waits */
+    unlink_running(op);
+    pthread_mutex_unlock(&lock);
+    bool done = false;
+    int rc = MPI_SUCCESS;
+    while (rc == MPI_SUCCESS && !done)
+        rc = op_advance(op, true, &done);
+    pthread_mutex_lock(&lock);
+    op_finished(op, rc);
+    pthread_mutex_unlock(&lock);
+    return true;
 }

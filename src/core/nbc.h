@@ -48,15 +48,12 @@ struct coll_op {
     int (*before)(struct coll_op *op);
     int (*after)(struct coll_op *op, int rc);
     void (*destroy)(struct coll_op *op);
-    /* progress engine (nbc.c) */
-    struct exec x;
     /* A nonblocking call that must agree with every rank on a value before
      * it can choose its algorithm (automatic alltoallv: the largest block)
      * first runs that agreement as a schedule of its own (`pre`, from
      * exec_agree_prepare, on `agreed`); then `choose` selects the
      * algorithm and builds `own` (op_build).  NULL: no prelude. */
     int (*choose)(struct coll_op *op);
-    struct coll_call pre;
     struct schedule pre_s;
     int64_t agreed;
     int main_tag;
@@ -66,7 +63,16 @@ struct coll_op {
     int rc;                       /* result of the last run */
     bool running, completed, user_freed;
     struct coll_op *next, *prev;
+    /* Last, not cleared for a new operation (op_clear): the prelude's call,
+     * which exec_agree_prepare fills, and the progress engine's state with
+     * its kilobyte of inline requests. */
+    struct coll_call pre;
+    struct exec x;
 };
+
+/* Readies a new operation (on the stack or from malloc) for its fields to
+ * be set. */
+void op_clear(struct coll_op *op);
 
 /* Builds op->own for op->alg (prelude's choose functions). */
 int op_build(struct coll_op *op);
@@ -98,6 +104,14 @@ bool nbc_busy(void);
  * current rounds; returns how many rounds or operations advanced.  Safe
  * from any thread; a pass already under way elsewhere makes it return 0. */
 int nbc_progress(void);
+
+/* MPI_Wait on `req`: when it is the request of the only running
+ * operation, runs that operation to its end as a blocking call runs, waiting
+ * for each round (PMPI_Waitall) instead of polling, and returns true (the
+ * request is then complete, or about to be for a persistent one).  Nothing
+ * else of colibri's on this process needs progress meanwhile.  False, and
+ * nothing done, otherwise. */
+bool nbc_wait_alone(MPI_Request req);
 
 /* The progress thread (progress.c): started on the first nonblocking or
  * persistent call when COLIBRI_PROGRESS_THREAD=1, woken when an operation

@@ -156,7 +156,7 @@ int exec_run(struct coll_call *call, struct schedule *s);
  * schedule has finished.  The state must stay where it is while a run is
  * under way (the small request arrays are inline).  Scratch memory survives
  * from one run to the next of the same state (persistent requests) until
- * exec_release.  Start from a zeroed state. */
+ * exec_release.  Start from exec_init's state. */
 #define EXEC_SMALL_REQS 16
 struct exec {
     struct coll_call *c;
@@ -173,6 +173,7 @@ struct exec {
     int tag;
     bool posted, finished;
 };
+void exec_init(struct exec *x);
 int exec_start(struct exec *x, struct coll_call *call, struct schedule *s, int tag);
 int exec_step(struct exec *x, bool wait, bool *done);
 void exec_release(struct exec *x);

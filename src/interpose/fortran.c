@@ -10,6 +10,9 @@
  *    mpi_f08 MPI_Finalize, which calls PMPI_Finalize and would skip the
  *    COLIBRI_STATS report.
  */
+#include <stdbool.h>
+#include <stdlib.h>
+
 #include <mpi.h>
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int");
@@ -130,6 +133,278 @@ void mpi_alltoallv_ ALLTOALLV_PARAMS
                                      rdispls, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
 }
 FORTRAN_ALIASES(alltoallv, ALLTOALLV, ALLTOALLV_PARAMS)
+
+/*
+ * Nonblocking collectives.  The request goes back to Fortran as its handle;
+ * Open MPI's Fortran wait and test calls would then PMPI_Wait on it and
+ * never progress colibri's schedule, so they are replaced too (below).
+ */
+#define REQUEST_OUT(request, ierror, call)                                  \
+    do {                                                                    \
+        MPI_Request c_request = MPI_REQUEST_NULL;                           \
+        int rc_ = call;                                                     \
+        if (rc_ == MPI_SUCCESS)                                             \
+            *(request) = PMPI_Request_c2f(c_request);                       \
+        set_ierror(ierror, rc_);                                            \
+    } while (0)
+
+#define IALLREDUCE_PARAMS                                                              \
+    (const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, \
+     const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+#define IREDUCE_PARAMS                                                                 \
+    (const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, \
+     const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,   \
+     MPI_Fint *ierror)
+#define IREDUCE_SCATTER_PARAMS                                                              \
+    (const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, \
+     const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+#define IALLTOALL_PARAMS                                                                     \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm,              \
+     MPI_Fint *request, MPI_Fint *ierror)
+#define IALLTOALLV_PARAMS                                                                    \
+    (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,               \
+     const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,                    \
+     const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm,                \
+     MPI_Fint *request, MPI_Fint *ierror)
+
+void mpi_iallreduce_ IALLREDUCE_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iallreduce(c_sendbuf(sendbuf), c_recvbuf(recvbuf), *count,
+                               PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm),
+                               &c_request));
+}
+FORTRAN_ALIASES(iallreduce, IALLREDUCE, IALLREDUCE_PARAMS)
+
+void mpi_ireduce_ IREDUCE_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Ireduce(c_sendbuf(sendbuf), c_recvbuf(recvbuf), *count,
+                            PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), *root,
+                            PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(ireduce, IREDUCE, IREDUCE_PARAMS)
+
+void mpi_ireduce_scatter_block_ IALLREDUCE_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Ireduce_scatter_block(c_sendbuf(sendbuf), c_recvbuf(recvbuf), *count,
+                                          PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op),
+                                          PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(ireduce_scatter_block, IREDUCE_SCATTER_BLOCK, IALLREDUCE_PARAMS)
+
+void mpi_ireduce_scatter_ IREDUCE_SCATTER_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Ireduce_scatter(c_sendbuf(sendbuf), c_recvbuf(recvbuf), recvcounts,
+                                    PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op),
+                                    PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(ireduce_scatter, IREDUCE_SCATTER, IREDUCE_SCATTER_PARAMS)
+
+void mpi_ialltoall_ IALLTOALL_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Ialltoall(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                              c_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                              PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(ialltoall, IALLTOALL, IALLTOALL_PARAMS)
+
+void mpi_ialltoallv_ IALLTOALLV_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Ialltoallv(c_sendbuf(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype),
+                               c_recvbuf(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*recvtype),
+                               PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(ialltoallv, IALLTOALLV, IALLTOALLV_PARAMS)
+
+/*
+ * The wait and test calls, through the C ones of requests.c: Fortran
+ * request handles and statuses converted both ways (Open MPI's own Fortran
+ * bindings do the same conversions, then call PMPI_*).  Fortran indices
+ * count from 1; a Fortran LOGICAL true is 1 with the compilers Open MPI
+ * supports here.
+ */
+enum { F_STATUS_INTS = sizeof(MPI_Status) / sizeof(MPI_Fint), INLINE_REQS = 32 };
+
+struct c_requests {
+    MPI_Request *r, inline_r[INLINE_REQS];
+    MPI_Status *st, inline_st[INLINE_REQS];
+};
+
+/* Copies n Fortran handles in; false when out of memory. */
+static bool requests_in(struct c_requests *c, int n, const MPI_Fint *f)
+{
+    c->r = c->inline_r, c->st = c->inline_st;
+    if (n > INLINE_REQS) {
+        c->r = malloc((size_t)n * sizeof *c->r);
+        c->st = malloc((size_t)n * sizeof *c->st);
+        if (!c->r || !c->st) {
+            free(c->r), free(c->st);
+            return false;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        c->r[i] = PMPI_Request_f2c(f[i]);
+    return true;
+}
+
+/* Copies the handles back out (freed ones are now MPI_REQUEST_NULL), and
+ * the first n_st statuses unless they are ignored. */
+static void requests_out(struct c_requests *c, int n, MPI_Fint *f, MPI_Fint *f_st, int n_st)
+{
+    for (int i = 0; i < n; i++)
+        f[i] = PMPI_Request_c2f(c->r[i]);
+    if (f_st != MPI_F_STATUSES_IGNORE)
+        for (int i = 0; i < n_st; i++)
+            PMPI_Status_c2f(&c->st[i], f_st + (size_t)i * F_STATUS_INTS);
+    if (c->r != c->inline_r)
+        free(c->r), free(c->st);
+}
+
+static void status_out(const MPI_Status *st, MPI_Fint *f_st)
+{
+    if (f_st != MPI_F_STATUS_IGNORE)
+        PMPI_Status_c2f(st, f_st);
+}
+
+#define NO_MEMORY(ierror) set_ierror(ierror, MPI_ERR_NO_MEM)
+
+/* Open MPI's mpi_f08 module reaches the test calls through their Fortran
+ * profiling names (pmpi_test_, ...), not through ompi_test_f as it does for
+ * the others: those names must lead here too, or an mpi_f08 program that
+ * polls a colibri request with MPI_Test would poll forever. */
+#define F08_TEST_ALIAS(name, params) \
+    void pmpi_##name##_ params __attribute__((alias("mpi_" #name "_")));
+
+void mpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
+{
+    MPI_Request r = PMPI_Request_f2c(*request);
+    MPI_Status st;
+    int rc = MPI_Wait(&r, &st);
+    *request = PMPI_Request_c2f(r);
+    if (rc == MPI_SUCCESS)
+        status_out(&st, status);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(wait, WAIT, (MPI_Fint * request, MPI_Fint *status, MPI_Fint *ierror))
+
+void mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+{
+    MPI_Request r = PMPI_Request_f2c(*request);
+    MPI_Status st;
+    int done = 0, rc = MPI_Test(&r, &done, &st);
+    *request = PMPI_Request_c2f(r);
+    *flag = done != 0;
+    if (rc == MPI_SUCCESS && done)
+        status_out(&st, status);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(test, TEST, (MPI_Fint * request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
+F08_TEST_ALIAS(test, (MPI_Fint * request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
+
+#define WAITALL_PARAMS (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses, MPI_Fint *ierror)
+void mpi_waitall_ WAITALL_PARAMS
+{
+    struct c_requests c;
+    if (!requests_in(&c, *count, requests))
+        return NO_MEMORY(ierror);
+    int rc = MPI_Waitall(*count, c.r, c.st);
+    requests_out(&c, *count, requests, statuses, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? *count : 0);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(waitall, WAITALL, WAITALL_PARAMS)
+
+#define TESTALL_PARAMS                                                             \
+    (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses, \
+     MPI_Fint *ierror)
+void mpi_testall_ TESTALL_PARAMS
+{
+    struct c_requests c;
+    if (!requests_in(&c, *count, requests))
+        return NO_MEMORY(ierror);
+    int done = 0, rc = MPI_Testall(*count, c.r, &done, c.st);
+    *flag = done != 0;
+    requests_out(&c, *count, requests, statuses,
+                 (rc == MPI_SUCCESS && done) || rc == MPI_ERR_IN_STATUS ? *count : 0);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(testall, TESTALL, TESTALL_PARAMS)
+F08_TEST_ALIAS(testall, TESTALL_PARAMS)
+
+/* index: MPI_UNDEFINED stays as it is, a position becomes 1-based. */
+static MPI_Fint f_index(int i) { return i == MPI_UNDEFINED ? i : i + 1; }
+
+#define WAITANY_PARAMS                                                            \
+    (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status, \
+     MPI_Fint *ierror)
+void mpi_waitany_ WAITANY_PARAMS
+{
+    struct c_requests c;
+    if (!requests_in(&c, *count, requests))
+        return NO_MEMORY(ierror);
+    int i = MPI_UNDEFINED, rc = MPI_Waitany(*count, c.r, &i, &c.st[0]);
+    *index = f_index(i);
+    if (rc == MPI_SUCCESS)
+        status_out(&c.st[0], status);
+    requests_out(&c, *count, requests, MPI_F_STATUSES_IGNORE, 0);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(waitany, WAITANY, WAITANY_PARAMS)
+
+#define TESTANY_PARAMS                                                               \
+    (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,      \
+     MPI_Fint *status, MPI_Fint *ierror)
+void mpi_testany_ TESTANY_PARAMS
+{
+    struct c_requests c;
+    if (!requests_in(&c, *count, requests))
+        return NO_MEMORY(ierror);
+    int i = MPI_UNDEFINED, done = 0, rc = MPI_Testany(*count, c.r, &i, &done, &c.st[0]);
+    *index = f_index(i);
+    *flag = done != 0;
+    if (rc == MPI_SUCCESS && done)
+        status_out(&c.st[0], status);
+    requests_out(&c, *count, requests, MPI_F_STATUSES_IGNORE, 0);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(testany, TESTANY, TESTANY_PARAMS)
+F08_TEST_ALIAS(testany, TESTANY_PARAMS)
+
+#define SOME_PARAMS                                                                      \
+    (const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices, \
+     MPI_Fint *statuses, MPI_Fint *ierror)
+/* Waitsome and Testsome: the statuses come in the order of indices. */
+static void some(int (*call)(int, MPI_Request[], int *, int[], MPI_Status[]),
+                 const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                 MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+{
+    struct c_requests c;
+    int *idx = malloc((size_t)(*incount > 0 ? *incount : 1) * sizeof *idx);
+    if (!idx || !requests_in(&c, *incount, requests)) {
+        free(idx);
+        return NO_MEMORY(ierror);
+    }
+    int out = 0, rc = call(*incount, c.r, &out, idx, c.st);
+    *outcount = out;
+    const int n_out = rc == MPI_SUCCESS && out != MPI_UNDEFINED ? out : 0;
+    for (int k = 0; k < n_out; k++)
+        indices[k] = idx[k] + 1;
+    requests_out(&c, *incount, requests, statuses, rc == MPI_ERR_IN_STATUS ? out : n_out);
+    free(idx);
+    set_ierror(ierror, rc);
+}
+
+void mpi_waitsome_ SOME_PARAMS { some(MPI_Waitsome, incount, requests, outcount, indices, statuses, ierror); }
+FORTRAN_ALIASES(waitsome, WAITSOME, SOME_PARAMS)
+
+void mpi_testsome_ SOME_PARAMS { some(MPI_Testsome, incount, requests, outcount, indices, statuses, ierror); }
+FORTRAN_ALIASES(testsome, TESTSOME, SOME_PARAMS)
+F08_TEST_ALIAS(testsome, SOME_PARAMS)
 
 /* Through MPI_Finalize, which prints COLIBRI_STATS. */
 void mpi_finalize_(MPI_Fint *ierror) { set_ierror(ierror, MPI_Finalize()); }

@@ -17,6 +17,8 @@ int colibri_progress(void)
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    if (nbc_busy())
+        nbc_wait_alone(*request);
     if (!nbc_busy())
         return PMPI_Wait(request, status);
     for (;;) {
