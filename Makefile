@@ -30,7 +30,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS := $(LIB_OBJ:.o=.d)
 
 TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench \
-         $(BUILD)/bin/overlap-bench $(BUILD)/bin/setup-bench
+         $(BUILD)/bin/overlap-bench $(BUILD)/bin/setup-bench $(BUILD)/bin/call-cost-bench
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 MPI_TESTS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/%,$(wildcard tests/mpi/*.c))
 DROPIN_TESTS := $(patsubst tests/dropin/%.c,$(BUILD)/tests/dropin_%,$(wildcard tests/dropin/*.c))
@@ -85,6 +85,11 @@ $(BUILD)/bin/colibri-bench: bench/colibri_bench.c $(LIBRARY)
 $(BUILD)/bin/overlap-bench: bench/overlap_bench.c $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
+# Links no colibri: measured plain, or with colibri preloaded.
+$(BUILD)/bin/call-cost-bench: bench/call_cost_bench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # Unit and MPI tests link colibri; drop-in tests deliberately do not (they get
 # it only through LD_PRELOAD).

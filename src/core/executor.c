@@ -88,15 +88,17 @@ static int reduce_op(const struct coll_call *c, void *const buf[], const struct 
 static int grow_tmp(const struct dtinfo *d, void *buf[], void *blocks[], int64_t have[], int i,
                     int64_t count)
 {
-    if (count <= have[i])
+    if (count <= 0)
         return MPI_SUCCESS;
-    size_t bytes = (size_t)d->true_extent + (size_t)(count - 1) * (size_t)d->extent;
-    void *b = realloc(blocks[i], bytes ? bytes : 1);
-    if (!b)
-        return MPI_ERR_NO_MEM;
-    blocks[i] = b;
-    buf[BUF_TMP + i] = (char *)b - d->true_lb;
-    have[i] = count;
+    const int64_t bytes = (int64_t)d->true_extent + (count - 1) * (int64_t)d->extent;
+    if (bytes > have[i]) {
+        void *b = realloc(blocks[i], bytes ? (size_t)bytes : 1);
+        if (!b)
+            return MPI_ERR_NO_MEM;
+        blocks[i] = b;
+        have[i] = bytes;
+    }
+    buf[BUF_TMP + i] = (char *)blocks[i] - d->true_lb;
     return MPI_SUCCESS;
 }
 
@@ -273,8 +275,7 @@ int exec_start(struct exec *x, struct coll_call *c, struct schedule *s, int tag)
     x->s = s;
     x->buf[BUF_SEND] = (void *)c->sendbuf;
     x->buf[BUF_RECV] = c->recvbuf;
-    x->buf[BUF_TMP] = x->have[0] ? (char *)x->blocks[0] - c->dti.true_lb : NULL;
-    x->buf[BUF_TMP2] = x->have[1] ? (char *)x->blocks[1] - c->dti.true_lb : NULL;
+    x->buf[BUF_TMP] = x->buf[BUF_TMP2] = NULL;
     x->buf[BUF_SHM] = c->shm;
     x->tag = tag;
     x->round = 0;
@@ -327,14 +328,32 @@ void exec_release(struct exec *x)
     exec_init(x);
 }
 
+/* Blocking runs keep their scratch for the thread's next one, up to
+ * KEEP_BYTES a buffer: a malloc and a free per call were a quarter of a
+ * short allreduce's instructions. */
+#define KEEP_BYTES (256 * 1024)
+static _Thread_local struct {
+    void *block;
+    int64_t bytes;
+} kept[2];
+
 int exec_run(struct coll_call *c, struct schedule *s)
 {
     struct exec x;
     exec_init(&x);
+    for (int i = 0; i < 2; i++) {
+        x.blocks[i] = kept[i].block, x.have[i] = kept[i].bytes;
+        kept[i].block = NULL, kept[i].bytes = 0;
+    }
     bool done = false;
     int rc = exec_start(&x, c, s, exec_next_tag(c->cs));
     while (rc == MPI_SUCCESS && !done)
         rc = exec_step(&x, true, &done);
+    for (int i = 0; i < 2; i++)
+        if (x.have[i] <= KEEP_BYTES) {
+            kept[i].block = x.blocks[i], kept[i].bytes = x.have[i];
+            x.blocks[i] = NULL;
+        }
     exec_release(&x);
     return rc;
 }

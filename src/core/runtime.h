@@ -162,7 +162,7 @@ struct exec {
     struct coll_call *c;
     struct schedule *s;
     void *buf[BUF_NBUFS];
-    void *blocks[2];           /* scratch allocations, `have` elements each */
+    void *blocks[2];           /* scratch allocations, `have` bytes each */
     int64_t have[2];
     MPI_Request small_reqs[EXEC_SMALL_REQS], *big_reqs;
     MPI_Status small_st[EXEC_SMALL_REQS], *big_st;
