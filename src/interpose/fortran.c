@@ -307,71 +307,61 @@ void mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ie
 FORTRAN_ALIASES(test, TEST, (MPI_Fint * request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
 F08_TEST_ALIAS(test, (MPI_Fint * request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
 
-#define WAITALL_PARAMS (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses, MPI_Fint *ierror)
-void mpi_waitall_ WAITALL_PARAMS
+/* Waitall (flag NULL) and Testall. */
+static void all(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses,
+                MPI_Fint *ierror)
 {
     struct c_requests c;
     if (!requests_in(&c, *count, requests))
         return NO_MEMORY(ierror);
-    int rc = MPI_Waitall(*count, c.r, c.st);
-    requests_out(&c, *count, requests, statuses, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? *count : 0);
+    int done = 1, rc = flag ? MPI_Testall(*count, c.r, &done, c.st) : MPI_Waitall(*count, c.r, c.st);
+    if (flag)
+        *flag = done != 0;
+    requests_out(&c, *count, requests, statuses,
+                 (rc == MPI_SUCCESS && done) || rc == MPI_ERR_IN_STATUS ? *count : 0);
     set_ierror(ierror, rc);
 }
+
+#define WAITALL_PARAMS (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses, MPI_Fint *ierror)
+void mpi_waitall_ WAITALL_PARAMS { all(count, requests, NULL, statuses, ierror); }
 FORTRAN_ALIASES(waitall, WAITALL, WAITALL_PARAMS)
 
 #define TESTALL_PARAMS                                                             \
     (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses, \
      MPI_Fint *ierror)
-void mpi_testall_ TESTALL_PARAMS
-{
-    struct c_requests c;
-    if (!requests_in(&c, *count, requests))
-        return NO_MEMORY(ierror);
-    int done = 0, rc = MPI_Testall(*count, c.r, &done, c.st);
-    *flag = done != 0;
-    requests_out(&c, *count, requests, statuses,
-                 (rc == MPI_SUCCESS && done) || rc == MPI_ERR_IN_STATUS ? *count : 0);
-    set_ierror(ierror, rc);
-}
+void mpi_testall_ TESTALL_PARAMS { all(count, requests, flag, statuses, ierror); }
 FORTRAN_ALIASES(testall, TESTALL, TESTALL_PARAMS)
 F08_TEST_ALIAS(testall, TESTALL_PARAMS)
 
-/* index: MPI_UNDEFINED stays as it is, a position becomes 1-based. */
-static MPI_Fint f_index(int i) { return i == MPI_UNDEFINED ? i : i + 1; }
-
-#define WAITANY_PARAMS                                                            \
-    (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status, \
-     MPI_Fint *ierror)
-void mpi_waitany_ WAITANY_PARAMS
+/* Waitany (flag NULL) and Testany; the index counts from 1. */
+static void any(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
+                MPI_Fint *status, MPI_Fint *ierror)
 {
     struct c_requests c;
     if (!requests_in(&c, *count, requests))
         return NO_MEMORY(ierror);
-    int i = MPI_UNDEFINED, rc = MPI_Waitany(*count, c.r, &i, &c.st[0]);
-    *index = f_index(i);
-    if (rc == MPI_SUCCESS)
-        status_out(&c.st[0], status);
-    requests_out(&c, *count, requests, MPI_F_STATUSES_IGNORE, 0);
-    set_ierror(ierror, rc);
-}
-FORTRAN_ALIASES(waitany, WAITANY, WAITANY_PARAMS)
-
-#define TESTANY_PARAMS                                                               \
-    (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,      \
-     MPI_Fint *status, MPI_Fint *ierror)
-void mpi_testany_ TESTANY_PARAMS
-{
-    struct c_requests c;
-    if (!requests_in(&c, *count, requests))
-        return NO_MEMORY(ierror);
-    int i = MPI_UNDEFINED, done = 0, rc = MPI_Testany(*count, c.r, &i, &done, &c.st[0]);
-    *index = f_index(i);
-    *flag = done != 0;
+    int i = MPI_UNDEFINED, done = 1;
+    int rc = flag ? MPI_Testany(*count, c.r, &i, &done, &c.st[0])
+                  : MPI_Waitany(*count, c.r, &i, &c.st[0]);
+    *index = i == MPI_UNDEFINED ? i : i + 1;
+    if (flag)
+        *flag = done != 0;
     if (rc == MPI_SUCCESS && done)
         status_out(&c.st[0], status);
     requests_out(&c, *count, requests, MPI_F_STATUSES_IGNORE, 0);
     set_ierror(ierror, rc);
 }
+
+#define WAITANY_PARAMS                                                            \
+    (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status, \
+     MPI_Fint *ierror)
+void mpi_waitany_ WAITANY_PARAMS { any(count, requests, index, NULL, status, ierror); }
+FORTRAN_ALIASES(waitany, WAITANY, WAITANY_PARAMS)
+
+#define TESTANY_PARAMS                                                               \
+    (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,      \
+     MPI_Fint *status, MPI_Fint *ierror)
+void mpi_testany_ TESTANY_PARAMS { any(count, requests, index, flag, status, ierror); }
 FORTRAN_ALIASES(testany, TESTANY, TESTANY_PARAMS)
 F08_TEST_ALIAS(testany, TESTANY_PARAMS)
 
