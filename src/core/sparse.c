@@ -179,6 +179,25 @@ static bool check_bitmap(const void *enc, int64_t bytes, size_t es, int64_t n)
     return set == h[0] && (n % 8 == 0 || (bits[nbytes - 1] >> (n % 8)) == 0);
 }
 
+static bool check_runs(const void *enc, int64_t bytes, size_t es, int64_t n)
+{
+    const int64_t *h = enc, nnz = h[0], nruns = h[1] >> 32 & SPARSE_MAX_RUNS;
+    if ((h[1] & ~(SPARSE_MAX_RUNS << 32)) != (n | SPARSE_RUNS) || nnz < 0 || nnz > n ||
+        sparse_runs_bytes(nnz, nruns, es) != bytes)
+        return false;
+    const uint32_t *r = cidx_of(enc);
+    int64_t end = -1, sum = 0; /* end: one past the previous run */
+    for (int64_t i = 0; i < nruns; i++) {
+        const int64_t start = r[2 * i], len = r[2 * i + 1];
+        /* maximal runs: a gap of one absent element at least before each */
+        if (len < 1 || start <= end || start + len > n)
+            return false;
+        end = start + len;
+        sum += len;
+    }
+    return sum == nnz;
+}
+
 bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n)
 {
     if (bytes < SPARSE_HDR)
@@ -186,6 +205,8 @@ bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n)
     const int64_t *h = enc;
     if (h[1] & SPARSE_BITMAP)
         return check_bitmap(enc, bytes, es, n);
+    if (h[1] & SPARSE_RUNS)
+        return check_runs(enc, bytes, es, n);
     if (h[1] != n || h[0] < 0 || h[0] > n || sparse_bytes(h[0], es) != bytes)
         return false;
     const uint32_t *idx = cidx_of(enc);
@@ -211,7 +232,7 @@ int64_t sparse_to_bitmap(const struct sparse_op *o, const void *pairs, void *out
     return sparse_bitmap_bytes(nnz, n, o->es);
 }
 
-void sparse_from_bitmap(const struct sparse_op *o, const void *bm, void *out)
+static void from_bitmap(const struct sparse_op *o, const void *bm, void *out)
 {
     const int64_t *h = bm, nnz = h[0], n = h[1] & ~SPARSE_BITMAP;
     const unsigned char *bits = cbits_of(bm);
@@ -233,6 +254,74 @@ void sparse_from_bitmap(const struct sparse_op *o, const void *bm, void *out)
     oh[0] = nnz;
     oh[1] = n;
     memcpy(vals_of(out, nnz), bits + sparse_pad16((n + 7) / 8), (size_t)nnz * o->es);
+}
+
+int64_t sparse_count_runs(const void *pairs)
+{
+    const int64_t k = sparse_nnz(pairs);
+    const uint32_t *idx = cidx_of(pairs);
+    int64_t r = k > 0;
+    for (int64_t i = 1; i < k; i++)
+        r += idx[i] != idx[i - 1] + 1;
+    return r;
+}
+
+int64_t sparse_to_runs(const struct sparse_op *o, const void *pairs, int64_t nruns, void *out)
+{
+    const int64_t *h = pairs, nnz = h[0], n = h[1];
+    const uint32_t *idx = cidx_of(pairs);
+    uint32_t *r = idx_of(out);
+    for (int64_t i = 0, j = -1; i < nnz; i++) {
+        if (i == 0 || idx[i] != idx[i - 1] + 1)
+            r[2 * ++j] = idx[i], r[2 * j + 1] = 0;
+        r[2 * j + 1]++;
+    }
+    int64_t *oh = out;
+    oh[0] = nnz;
+    oh[1] = n | SPARSE_RUNS | nruns << 32;
+    memcpy((char *)out + SPARSE_HDR + sparse_pad16(8 * nruns), cvals_of(pairs),
+           (size_t)nnz * o->es);
+    return sparse_runs_bytes(nnz, nruns, o->es);
+}
+
+static void from_runs(const struct sparse_op *o, const void *enc, void *out)
+{
+    const int64_t *h = enc, nnz = h[0], nruns = h[1] >> 32 & SPARSE_MAX_RUNS;
+    const uint32_t *r = cidx_of(enc);
+    uint32_t *idx = idx_of(out);
+    for (int64_t i = 0, k = 0; i < nruns; i++)
+        for (uint32_t j = 0; j < r[2 * i + 1]; j++)
+            idx[k++] = r[2 * i] + j;
+    int64_t *oh = out;
+    oh[0] = nnz;
+    oh[1] = h[1] & 0xffffffff;
+    memcpy(vals_of(out, nnz), (const char *)enc + SPARSE_HDR + sparse_pad16(8 * nruns),
+           (size_t)nnz * o->es);
+}
+
+int64_t sparse_pack(const struct sparse_op *o, const void *pairs, void *out, const void **wire)
+{
+    const int64_t nnz = sparse_nnz(pairs), n = ((const int64_t *)pairs)[1];
+    const int64_t index = sparse_bytes(nnz, o->es), bitmap = sparse_bitmap_bytes(nnz, n, o->es);
+    const int64_t nruns = sparse_count_runs(pairs), runs = sparse_runs_bytes(nnz, nruns, o->es);
+    *wire = out;
+    if (runs < index && runs < bitmap)
+        return sparse_to_runs(o, pairs, nruns, out);
+    if (bitmap < index)
+        return sparse_to_bitmap(o, pairs, out);
+    *wire = pairs;
+    return index;
+}
+
+bool sparse_unpack(const struct sparse_op *o, const void *enc, void *out)
+{
+    if (sparse_is_bitmap(enc))
+        from_bitmap(o, enc, out);
+    else if (sparse_is_runs(enc))
+        from_runs(o, enc, out);
+    else
+        return false;
+    return true;
 }
 
 static void fill_e(const struct sparse_op *o, void *dst, int64_t n)

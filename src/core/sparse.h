@@ -19,13 +19,22 @@
  * Encoded form (all offsets from the block's start, 16-byte aligned):
  *   int64 nnz, int64 n;  uint32 idx[nnz] (ascending, < n);  pad to 16;
  *   values[nnz] (elem_size bytes each).
- * or, on the wire, when that is smaller (density above about 1/(4·8) =
- * 3%: n/8 bytes of bitmap against 4 bytes per present element):
- *   int64 nnz, int64 n | SPARSE_BITMAP;  bit i of byte i/8 set for each
- *   present element, pad to 16;  values[nnz] in ascending index order.
+ * On the wire a block takes whichever of three sparse forms is smallest
+ * (Träff's choice of the form per block and round):
+ *   index:  as above, 4 bytes per present element (scattered positions);
+ *   bitmap: int64 nnz, int64 n | SPARSE_BITMAP;  bit i of byte i/8 set for
+ *           each present element, pad to 16;  values[nnz] in index order
+ *           (n/8 bytes: pays above about 1/32 density);
+ *   runs:   int64 nnz, int64 n | SPARSE_RUNS | nruns << 32;  nruns pairs
+ *           uint32 (start, length) of maximal runs of present elements,
+ *           ascending and separated by at least one absent one, pad to 16;
+ *           values[nnz] in index order (8 bytes per run: pays when the
+ *           present elements come in runs longer than two, structured
+ *           sparsity such as shared features or a mesh region).
  * A running partial result is kept in the index form, whose merges walk
- * present elements only; the bitmap form exists on the wire (Träff's
- * choice of the smaller form per block and round).
+ * present elements only; the other two forms are made when a block is sent
+ * and turned back into the index form when it arrives (both O(nnz) plus
+ * the bitmap's n/8 bytes: nothing is densified).
  * A dense block is its n elements, nothing else: a receiver posts for the
  * dense size and tells the forms apart by the size that arrived, since the
  * sparse forms are used only when strictly smaller, then by the header.
@@ -84,6 +93,10 @@ static inline int64_t sparse_bytes(int64_t nnz, size_t es)
 }
 
 #define SPARSE_BITMAP ((int64_t)1 << 62)
+#define SPARSE_RUNS ((int64_t)1 << 61)
+/* the run count lives in bits 32..60 of the runs form's second word (n,
+ * below 2^32 whenever a sparse form exists, in bits 0..31) */
+#define SPARSE_MAX_RUNS (((int64_t)1 << 29) - 1)
 
 /* Bytes of the bitmap form of a block of n elements, nnz present. */
 static inline int64_t sparse_bitmap_bytes(int64_t nnz, int64_t n, size_t es)
@@ -91,23 +104,48 @@ static inline int64_t sparse_bitmap_bytes(int64_t nnz, int64_t n, size_t es)
     return SPARSE_HDR + sparse_pad16((n + 7) / 8) + nnz * (int64_t)es;
 }
 
-/* Bytes of the smaller sparse form. */
-static inline int64_t sparse_wire_bytes(int64_t nnz, int64_t n, size_t es)
+/* Bytes of the runs form of a block with nnz present elements in nruns
+ * maximal runs (INT64_MAX when the header cannot hold that many runs). */
+static inline int64_t sparse_runs_bytes(int64_t nnz, int64_t nruns, size_t es)
 {
-    int64_t a = sparse_bytes(nnz, es), b = sparse_bitmap_bytes(nnz, n, es);
-    return a < b ? a : b;
+    return nruns > SPARSE_MAX_RUNS ? INT64_MAX
+                                   : SPARSE_HDR + sparse_pad16(8 * nruns) + nnz * (int64_t)es;
+}
+
+/* Bytes of the smallest sparse form (nruns: the block's maximal runs). */
+static inline int64_t sparse_wire_bytes(int64_t nnz, int64_t nruns, int64_t n, size_t es)
+{
+    int64_t a = sparse_bytes(nnz, es), b = sparse_bitmap_bytes(nnz, n, es),
+            c = sparse_runs_bytes(nnz, nruns, es);
+    a = a < b ? a : b;
+    return a < c ? a : c;
 }
 
 static inline bool sparse_is_bitmap(const void *enc)
 {
     return (((const int64_t *)enc)[1] & SPARSE_BITMAP) != 0;
 }
+static inline bool sparse_is_runs(const void *enc)
+{
+    return (((const int64_t *)enc)[1] & SPARSE_RUNS) != 0;
+}
 
 /* The index-form block at `pairs` in bitmap form at out (out != pairs);
  * returns its bytes. */
 int64_t sparse_to_bitmap(const struct sparse_op *o, const void *pairs, void *out);
-/* The bitmap-form block at bm in index form at out (out != bm). */
-void sparse_from_bitmap(const struct sparse_op *o, const void *bm, void *out);
+/* The same in runs form (nruns: sparse_count_runs(pairs), at most
+ * SPARSE_MAX_RUNS). */
+int64_t sparse_to_runs(const struct sparse_op *o, const void *pairs, int64_t nruns, void *out);
+/* Maximal runs of consecutive indices in an index-form block. */
+int64_t sparse_count_runs(const void *pairs);
+
+/* The index-form block `pairs` in its smallest wire form: returns its
+ * bytes and sets *wire to pairs itself (the index form is smallest) or to
+ * out, where the bitmap or runs form was written (out != pairs). */
+int64_t sparse_pack(const struct sparse_op *o, const void *pairs, void *out, const void **wire);
+/* A checked block in bitmap or runs form, in index form at out (out !=
+ * enc); false, nothing written, when it already is in index form. */
+bool sparse_unpack(const struct sparse_op *o, const void *enc, void *out);
 
 /* The most present elements for which the sparse form is smaller than the
  * dense one (-1: never, e.g. n too small or too large for 32-bit indices). */
@@ -122,8 +160,8 @@ int64_t sparse_count(const struct sparse_op *o, const void *x, int64_t n, int64_
 int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void *out,
                       int64_t max_nnz, void *vals_scratch);
 
-/* nnz and n of an encoded block (either form); false if `bytes` is not a
- * valid encoding of a block of n elements. */
+/* False if `bytes` at enc are not a valid encoding, in any of the three
+ * sparse forms, of a block of n elements. */
 bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n);
 static inline int64_t sparse_nnz(const void *enc) { return ((const int64_t *)enc)[0]; }
 

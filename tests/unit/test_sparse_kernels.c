@@ -123,6 +123,19 @@ static void make(const struct sparse_op *o, enum kind k, unsigned char *x, int64
     }
 }
 
+/* Maximal runs of non-neutral elements, counted on the dense vector. */
+static int64_t count_runs_dense(const struct sparse_op *o, const unsigned char *x, int64_t n)
+{
+    int64_t r = 0;
+    bool prev = false;
+    for (int64_t i = 0; i < n; i++) {
+        const bool here = memcmp(x + i * (int64_t)o->es, o->e, o->es) != 0;
+        r += here && !prev;
+        prev = here;
+    }
+    return r;
+}
+
 struct tcase {
     const char *name;
     MPI_Datatype dt;
@@ -164,7 +177,8 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
                   sparse_check(out, bm, es, n) && !sparse_check(out, bm, es, n + 1),
               "%s: bitmap form of %lld bytes malformed", what, (long long)bm);
         memset(scr, 0xa5, (size_t)ba);
-        sparse_from_bitmap(o, out, scr);
+        check(sparse_unpack(o, out, scr) && !sparse_unpack(o, ea, tmp),
+              "%s: unpack does not tell the forms apart", what);
         const int64_t at = SPARSE_HDR + sparse_pad16(4 * cnt_a); /* the values; pad between */
         check(memcmp(scr, ea, SPARSE_HDR + 4 * (size_t)cnt_a) == 0 &&
                   memcmp(scr + at, ea + at, (size_t)cnt_a * es) == 0,
@@ -177,8 +191,37 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
             bits[hole / 8] |= (unsigned char)(1u << (hole % 8));
             check(!sparse_check(out, bm, es, n), "%s: bitmap with an extra bit accepted", what);
         }
-        check(sparse_wire_bytes(cnt_a, n, es) <= ba && sparse_wire_bytes(cnt_a, n, es) <= bm,
-              "%s: wire bytes not the smaller form", what);
+        /* the runs form: same block back, exact size, corruptions refused */
+        const int64_t nruns = sparse_count_runs(ea);
+        check(nruns == count_runs_dense(o, a, n), "%s: %lld runs counted, %lld in the input",
+              what, (long long)nruns, (long long)count_runs_dense(o, a, n));
+        int64_t br = sparse_to_runs(o, ea, nruns, out);
+        check(br == sparse_runs_bytes(cnt_a, nruns, es) && sparse_is_runs(out) &&
+                  !sparse_is_bitmap(out) && sparse_check(out, br, es, n) &&
+                  !sparse_check(out, br, es, n + 1) && !sparse_check(out, br - 16, es, n),
+              "%s: runs form of %lld bytes malformed", what, (long long)br);
+        memset(scr, 0xa5, (size_t)ba);
+        check(sparse_unpack(o, out, scr) && memcmp(scr, ea, SPARSE_HDR + 4 * (size_t)cnt_a) == 0 &&
+                  memcmp(scr + at, ea + at, (size_t)cnt_a * es) == 0,
+              "%s: runs form does not round-trip", what);
+        if (nruns > 0) {
+            uint32_t *r = (uint32_t *)(out + SPARSE_HDR);
+            const int64_t i = (int64_t)(next() % (uint64_t)nruns);
+            r[2 * i + 1]++; /* one element more than the values carried, or past n */
+            check(!sparse_check(out, br, es, n), "%s: runs with a longer run accepted", what);
+            r[2 * i + 1]--;
+            if (i > 0) { /* moved to touch the previous run: not maximal */
+                r[2 * i] = r[2 * i - 2] + r[2 * i - 1];
+                check(!sparse_check(out, br, es, n), "%s: runs not maximal accepted", what);
+            }
+        }
+        /* pack picks the smallest of the three, and says so */
+        const int64_t best = sparse_wire_bytes(cnt_a, nruns, n, es);
+        const void *wire = NULL;
+        const int64_t bp = sparse_pack(o, ea, out, &wire);
+        check(bp == best && best <= ba && best <= bm && best <= br && sparse_check(wire, bp, es, n) &&
+                  (wire == ea) == (bp == ba),
+              "%s: pack gave %lld bytes, smallest %lld", what, (long long)bp, (long long)best);
         /* ranges: a cut anywhere gives the dense elements of its range, and
          * the two pieces joined give the block back, byte for byte */
         const int64_t cut = n > 1 ? (int64_t)(next() % (uint64_t)(n + 1)) : n;

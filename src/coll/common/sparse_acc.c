@@ -50,9 +50,9 @@ static void account(const struct sp_state *st, int64_t dense, int64_t sent)
 }
 
 /* Validates the block of n elements that arrived (`got` bytes) and brings a
- * bitmap-form block into index form, in place.  Returns its bytes in index
- * form (the dense size for a dense block), or -1 when it is not a block of
- * this call. */
+ * bitmap- or runs-form block into index form, in place.  Returns its bytes
+ * in index form (the dense size for a dense block), or -1 when it is not a
+ * block of this call. */
 static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got, int64_t n)
 {
     const struct sparse_op *o = st->o;
@@ -61,15 +61,14 @@ static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got,
         return got;
     if (!sparse_check(rx, got, o->es, n))
         return -1;
-    if (!sparse_is_bitmap(rx))
-        return got;
-    /* A sender keeps a block sparse only below max_nnz: more cannot be ours. */
     const int64_t nnz = sparse_nnz(rx), bytes = sparse_bytes(nnz, o->es);
-    if (nnz > sparse_max_nnz(n, o->es))
+    /* A sender keeps a block sparse only below max_nnz: more cannot be ours
+     * (and its index form would not fit the area). */
+    if (bytes != got && nnz > sparse_max_nnz(n, o->es))
         return -1;
     char *tmp = area(st, buf, 3);
-    sparse_from_bitmap(o, rx, tmp);
-    memcpy(rx, tmp, (size_t)bytes);
+    if (sparse_unpack(o, rx, tmp))
+        memcpy(rx, tmp, (size_t)bytes);
     return bytes;
 }
 
@@ -184,15 +183,11 @@ static int settle(struct sp_state *st, void *const buf[], const struct sparse_st
 /* Sends the whole partial, in its smallest form. */
 static void send_partial(struct schedule *s, struct sp_state *st, void *const buf[], int peer)
 {
-    int64_t at = st->acc * st->area, bytes = st->acc_bytes;
-    if (st->acc_sparse &&
-        sparse_bitmap_bytes(sparse_nnz(area(st, buf, st->acc)), st->n, st->o->es) < bytes) {
-        /* the area neither the partial nor this round's receive uses */
-        const int spare = (st->acc + 2) % 3;
-        bytes = sparse_to_bitmap(st->o, area(st, buf, st->acc), area(st, buf, spare));
-        at = spare * st->area;
-    }
-    sched_send_bytes(s, peer, BUF_TMP, at, bytes);
+    const char *at = area(st, buf, st->acc);
+    int64_t bytes = st->acc_bytes;
+    if (st->acc_sparse) /* the area neither the partial nor this round's receive uses */
+        bytes = sparse_pack(st->o, at, area(st, buf, (st->acc + 2) % 3), (const void **)&at);
+    sched_send_bytes(s, peer, BUF_TMP, at - area(st, buf, 0), bytes);
     account(st, st->dense, bytes);
 }
 
@@ -214,23 +209,19 @@ static void halve(struct schedule *s, struct sp_state *st, void *const buf[],
         if (!st->acc_sparse && st->input_sparse) /* a cut of a dense partial may pay sparse */
             enc = sparse_encode(o, acc + g * es, step->len2, area(st, buf, 3),
                                 sparse_max_nnz(step->len2, o->es), area(st, buf, 4));
+        char *x = area(st, buf, 3), *y = area(st, buf, 4);
+        const void *wire = NULL;
         if (enc >= 0) {
-            const int64_t nnz = sparse_nnz(area(st, buf, 3));
-            at = 3 * st->area, bytes = enc;
-            if (sparse_bitmap_bytes(nnz, step->len2, o->es) < enc)
-                at = 4 * st->area, bytes = sparse_to_bitmap(o, area(st, buf, 3), area(st, buf, 4));
+            bytes = sparse_pack(o, x, y, &wire);
         } else if (st->acc_sparse) {
-            char *x = area(st, buf, 3), *y = area(st, buf, 4);
             sparse_slice(o, acc, g, step->len2, x);
-            const int64_t nnz = sparse_nnz(x);
-            at = 4 * st->area;
-            if (nnz > sparse_max_nnz(step->len2, o->es))
-                sparse_decode(o, x, y);
-            else if (sparse_bitmap_bytes(nnz, step->len2, o->es) < sparse_bytes(nnz, o->es))
-                bytes = sparse_to_bitmap(o, x, y);
+            if (sparse_nnz(x) > sparse_max_nnz(step->len2, o->es))
+                sparse_decode(o, x, y), wire = y;
             else
-                at = 3 * st->area, bytes = sparse_bytes(nnz, o->es);
+                bytes = sparse_pack(o, x, y, &wire);
         }
+        if (wire)
+            at = (const char *)wire - area(st, buf, 0);
         sched_send_bytes(s, step->peer, BUF_TMP, at, bytes);
         account(st, step->len2 * es, bytes);
     }
