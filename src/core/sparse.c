@@ -1,6 +1,7 @@
 /* Sparse block encoding and combination (sparse.h). */
 #include "sparse.h"
 
+#include <math.h>
 #include <string.h>
 
 static bool e_is_neutral(struct sparse_op *o, const void *e)
@@ -53,26 +54,116 @@ int64_t sparse_max_nnz(int64_t n, size_t es)
  * input, and at low density its branch is always predicted. */
 #define SCAN_WIDTHS(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t)
 
-int64_t sparse_count(const struct sparse_op *o, const void *x, int64_t n, int64_t limit)
+/* splitmix64's finaliser: positions are consecutive integers, and the
+ * sketch needs their hashes' bits independent */
+static inline uint64_t mix64(uint64_t z)
 {
-    int64_t c = 0;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static inline void profile_add(struct sparse_profile *pr, int64_t i)
+{
+    pr->runs += i != pr->last + 1 || pr->nnz == 0;
+    pr->first = pr->nnz++ ? pr->first : i;
+    pr->last = i;
+    const uint64_t h = mix64((uint64_t)i);
+    const int j = (int)(h & (SPARSE_SKETCH - 1));
+    const uint64_t w = h >> 7; /* 57 bits: position of the first set one, 1-based */
+    const double rank = w ? __builtin_ctzll(w) + 1 : 58;
+    if (rank > pr->reg[j])
+        pr->reg[j] = rank;
+}
+
+void sparse_profile(const struct sparse_op *o, const void *x, int64_t n, int64_t limit,
+                    struct sparse_profile *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->first = n;
+    pr->last = -1;
     switch (o->es) {
 #define X(w, T)                                                            \
     case w: {                                                              \
         const T *v = x;                                                    \
         T e;                                                               \
         memcpy(&e, o->e, w);                                               \
-        for (int64_t i = 0; i < n && c <= limit; i++)                      \
-            c += v[i] != e;                                                \
-        return c;                                                          \
+        for (int64_t i = 0; i < n && pr->nnz <= limit; i++)                \
+            if (v[i] != e)                                                 \
+                profile_add(pr, i);                                        \
+        return;                                                            \
     }
         SCAN_WIDTHS(X)
 #undef X
     default:
-        for (int64_t i = 0; i < n && c <= limit; i++)
-            c += memcmp((const char *)x + i * (int64_t)o->es, o->e, o->es) != 0;
-        return c;
+        for (int64_t i = 0; i < n && pr->nnz <= limit; i++)
+            if (memcmp((const char *)x + i * (int64_t)o->es, o->e, o->es) != 0)
+                profile_add(pr, i);
     }
+}
+
+double sparse_sketch_count(const double reg[SPARSE_SKETCH])
+{
+    const double m = SPARSE_SKETCH, alpha = 0.7213 / (1 + 1.079 / m);
+    double sum = 0;
+    int zeros = 0;
+    for (int j = 0; j < SPARSE_SKETCH; j++) {
+        sum += ldexp(1, -(int)reg[j]);
+        zeros += reg[j] == 0;
+    }
+    const double e = alpha * m * m / sum;
+    /* small unions: linear counting over the empty buckets is the better
+     * estimate (the original paper's correction) */
+    return e <= 2.5 * m && zeros ? m * log(m / zeros) : e;
+}
+
+enum { AG_DENSITY, AG_RUNS_PER_ELEM, AG_NEG_FIRST, AG_LAST, AG_SKETCH };
+
+void sparse_agree_values(const struct sparse_profile *pr, int64_t n, int64_t cut,
+                         double v[SPARSE_AGREE])
+{
+    const bool dense = pr->nnz > cut;
+    v[AG_DENSITY] = dense ? 1 : (double)pr->nnz / (double)n;
+    /* runs per element: the max is the shortest runs */
+    v[AG_RUNS_PER_ELEM] = dense || !pr->nnz ? 0 : (double)pr->runs / (double)pr->nnz;
+    v[AG_NEG_FIRST] = -(double)pr->first / (double)n; /* the max is the least first */
+    v[AG_LAST] = (double)(pr->last + 1) / (double)n;
+    memcpy(v + AG_SKETCH, pr->reg, sizeof pr->reg);
+}
+
+void sparse_shape_of(const double v[SPARSE_AGREE], int64_t n, int p, struct sparse_shape *sh)
+{
+    const double d = v[AG_DENSITY] > 0 ? v[AG_DENSITY] : 1e-9;
+    *sh = (struct sparse_shape){.density = d};
+    if (d >= 1)
+        return;
+    const double u = fmin(sparse_sketch_count(v + AG_SKETCH) / (double)n, 1);
+    sh->support = sparse_support(d, u, p);
+    sh->span = fmax(v[AG_LAST] + v[AG_NEG_FIRST], d);
+    sh->run_length = v[AG_RUNS_PER_ELEM] > 0 ? 1 / v[AG_RUNS_PER_ELEM] : 1;
+}
+
+double sparse_union(double d, double support, double m)
+{
+    const double s = fmin(fmax(support, d), 1);
+    return s > 0 ? s * -expm1(m * log1p(-fmin(d / s, 1))) : 0;
+}
+
+double sparse_support(double d, double u, double p)
+{
+    if (u <= d)
+        return d;
+    if (u >= sparse_union(d, 1, p))
+        return 1;
+    double lo = d, hi = 1; /* sparse_union grows with the support */
+    for (int i = 0; i < 60; i++) {
+        const double mid = (lo + hi) / 2;
+        if (sparse_union(d, mid, p) < u)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
 }
 
 /* One element copy.  memcpy of a run-time size is a library call per

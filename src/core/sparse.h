@@ -151,8 +151,56 @@ bool sparse_unpack(const struct sparse_op *o, const void *enc, void *out);
  * dense one (-1: never, e.g. n too small or too large for 32-bit indices). */
 int64_t sparse_max_nnz(int64_t n, size_t es);
 
-/* Present elements of x[0..n), counting stops once past `limit`. */
-int64_t sparse_count(const struct sparse_op *o, const void *x, int64_t n, int64_t limit);
+/*
+ * The input's profile, for the selector (core/collectives.c agrees on it
+ * with one elementwise MPI_MAX over all ranks, so every field merges by
+ * max): present elements, maximal runs, first and last present index,
+ * and a HyperLogLog sketch of the present positions (Flajolet et al.
+ * 2007): register j holds the largest "first set bit" position among the
+ * hashes that fall in bucket j, so the max of two sketches is the sketch
+ * of the union, and sparse_sketch_count estimates the union's size within
+ * about 1.04/sqrt(SPARSE_SKETCH) = 9%.  One pass; the branch is taken on
+ * present elements only, and the scan stops once more than `limit` are
+ * present (then only nnz > limit is meaningful).
+ */
+#define SPARSE_SKETCH 128
+struct sparse_profile {
+    int64_t nnz, runs, first, last; /* first = n, last = -1 when none */
+    double reg[SPARSE_SKETCH];
+};
+void sparse_profile(const struct sparse_op *o, const void *x, int64_t n, int64_t limit,
+                    struct sparse_profile *pr);
+/* Estimated number of distinct positions in a (merged) sketch. */
+double sparse_sketch_count(const double reg[SPARSE_SKETCH]);
+
+/* What the selector knows of every rank's input (sched_params' fields of
+ * the same names): the densest rank's fraction of present elements, the
+ * support (below), the fraction from the first present position of any
+ * rank to the last, and the shortest mean run length among the ranks.
+ * The four are made from SPARSE_AGREE values per rank merged by
+ * elementwise max (sparse_agree_values: a rank with more than `cut`
+ * present elements counts as dense, and then nothing is known of the
+ * shape, all three 0). */
+struct sparse_shape {
+    double density, support, span, run_length;
+};
+#define SPARSE_AGREE (4 + SPARSE_SKETCH)
+void sparse_agree_values(const struct sparse_profile *pr, int64_t n, int64_t cut,
+                         double v[SPARSE_AGREE]);
+void sparse_shape_of(const double v[SPARSE_AGREE], int64_t n, int p, struct sparse_shape *sh);
+
+/*
+ * The union model.  Every rank's present elements are taken to lie at
+ * independent positions within a common support, a fraction `support` of
+ * the vector, each at density d of the whole vector; then m inputs' union
+ * covers sparse_union(d, support, m) of the vector: support = 1 is
+ * independent positions anywhere, 1 - (1-d)^m; support = d is every rank
+ * on the same positions.  sparse_support finds the support for which p
+ * inputs' union covers u (what the sketch measured): from d (u <= d) to 1
+ * (u at least the independent union).
+ */
+double sparse_union(double d, double support, double m);
+double sparse_support(double d, double u, double p);
 
 /* Encodes x[0..n) into out if it has at most max_nnz present elements
  * (vals_scratch: max_nnz*es bytes); returns the encoded bytes, or -1 (out

@@ -363,14 +363,25 @@ int sparse_acc_build(const struct sched_params *p, struct schedule *s,
     return sparse_acc_build_blocks(p, s, steps, nsteps, output, p->count, NULL, 0);
 }
 
-double sparse_model_bytes(const struct sched_params *p, double merged)
+double sparse_model_range_bytes(const struct sched_params *p, double merged, double w)
 {
-    const double dense = (double)p->count * (double)p->elem_size;
+    const double dense = (double)p->count * w * (double)p->elem_size;
     if (!p->sparse || p->density <= 0)
         return dense;
-    const double d = 1 - pow(1 - fmin(p->density, 1), merged), k = d * (double)p->count;
-    const double index = 4 * k, bitmap = (double)p->count / 8;
-    return fmin(dense, SPARSE_HDR + fmin(index, bitmap) + k * (double)p->elem_size);
+    const double d = fmin(p->density, 1), support = p->support > 0 ? p->support : 1,
+                 span = p->span > 0 ? p->span : 1;
+    /* the support spread evenly over the span: a range of w holds at most
+     * min(w, span)/span of it (all of it for clustered data, w of it for
+     * scattered data) */
+    const double k = (double)p->count * sparse_union(d, support, merged) * fmin(w, span) / span;
+    const double index = 4 * k, bitmap = (double)p->count * w / 8,
+                 runs = 8 * fmax(k / fmax(p->run_length, 1), k > 0);
+    return fmin(dense, SPARSE_HDR + fmin(index, fmin(bitmap, runs)) + k * (double)p->elem_size);
+}
+
+double sparse_model_bytes(const struct sched_params *p, double merged)
+{
+    return sparse_model_range_bytes(p, merged, 1);
 }
 
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m)
