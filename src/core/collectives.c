@@ -34,7 +34,7 @@ const char *coll_fname(colibri_coll coll, enum call_kind kind)
  * local, so the estimate is agreed: each rank profiles its input in one
  * scan (sparse_profile: present elements, cut off past a quarter, which
  * then counts as fully dense; runs; first and last position; a 128-bucket
- * sketch of the positions) and one elementwise MPI_MAX of 132 doubles
+ * sketch of the positions) and one elementwise MPI_MAX of 133 doubles
  * gives everyone the densest rank's fraction, the shortest runs, the span
  * of all present positions and the sketch of their union, all in one
  * message per round (1 KiB: the same lg p latencies as one double).  The

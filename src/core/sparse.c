@@ -68,6 +68,8 @@ static inline void profile_add(struct sparse_profile *pr, int64_t i)
     pr->runs += i != pr->last + 1 || pr->nnz == 0;
     pr->first = pr->nnz++ ? pr->first : i;
     pr->last = i;
+    if (pr->nnz > pr->sketch_limit)
+        return;
     const uint64_t h = mix64((uint64_t)i);
     const int j = (int)(h & (SPARSE_SKETCH - 1));
     const uint64_t w = h >> 7; /* 57 bits: position of the first set one, 1-based */
@@ -82,6 +84,7 @@ void sparse_profile(const struct sparse_op *o, const void *x, int64_t n, int64_t
     memset(pr, 0, sizeof *pr);
     pr->first = n;
     pr->last = -1;
+    pr->sketch_limit = n / SPARSE_SKETCH_DENSITY;
     switch (o->es) {
 #define X(w, T)                                                            \
     case w: {                                                              \
@@ -117,7 +120,7 @@ double sparse_sketch_count(const double reg[SPARSE_SKETCH])
     return e <= 2.5 * m && zeros ? m * log(m / zeros) : e;
 }
 
-enum { AG_DENSITY, AG_RUNS_PER_ELEM, AG_NEG_FIRST, AG_LAST, AG_SKETCH };
+enum { AG_DENSITY, AG_RUNS_PER_ELEM, AG_NEG_FIRST, AG_LAST, AG_UNSKETCHED, AG_SKETCH };
 
 void sparse_agree_values(const struct sparse_profile *pr, int64_t n, int64_t cut,
                          double v[SPARSE_AGREE])
@@ -128,6 +131,7 @@ void sparse_agree_values(const struct sparse_profile *pr, int64_t n, int64_t cut
     v[AG_RUNS_PER_ELEM] = dense || !pr->nnz ? 0 : (double)pr->runs / (double)pr->nnz;
     v[AG_NEG_FIRST] = -(double)pr->first / (double)n; /* the max is the least first */
     v[AG_LAST] = (double)(pr->last + 1) / (double)n;
+    v[AG_UNSKETCHED] = pr->nnz > pr->sketch_limit;
     memcpy(v + AG_SKETCH, pr->reg, sizeof pr->reg);
 }
 
@@ -138,7 +142,7 @@ void sparse_shape_of(const double v[SPARSE_AGREE], int64_t n, int p, struct spar
     if (d >= 1)
         return;
     const double u = fmin(sparse_sketch_count(v + AG_SKETCH) / (double)n, 1);
-    sh->support = sparse_support(d, u, p);
+    sh->support = v[AG_UNSKETCHED] > 0 ? 1 : sparse_support(d, u, p);
     sh->span = fmax(v[AG_LAST] + v[AG_NEG_FIRST], d);
     sh->run_length = v[AG_RUNS_PER_ELEM] > 0 ? 1 / v[AG_RUNS_PER_ELEM] : 1;
 }

@@ -295,7 +295,7 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
 
 /* The selector's union estimate: sketches of p = 64 ranks' positions
  * merged by max count the union within 20% (the sketch's error is about
- * 9%), scattered positions give a support whose unions are those of
+ * 9%) at densities it sketches (below 1/32), scattered positions give a support whose unions are those of
  * independent positions, clustered
  * ones (the benchmark's: one run each in a shared window of 4 d n) a
  * support near the window; the profile stops past its limit. */
@@ -308,7 +308,7 @@ static void test_union_model(void)
     double *x = malloc((size_t)n * sizeof *x);
     unsigned char *in_union = calloc((size_t)n, 1);
     for (int cl = 0; cl < 2; cl++)
-        for (double d = 0.0001; d < 0.2; d *= 10) {
+        for (double d = 0.0001; d < 0.02; d *= 10) {
             double reg[SPARSE_SKETCH] = {0};
             int64_t truth = 0, k = (int64_t)(d * (double)n), window = 4 * k;
             memset(in_union, 0, (size_t)n);
@@ -344,8 +344,22 @@ static void test_union_model(void)
     check(fabs(sparse_union(0.01, 1, 2) - (1 - 0.99 * 0.99)) < 1e-12 &&
               fabs(sparse_union(0.01, 0.01, 64) - 0.01) < 1e-12,
           "union model at its ends");
-    memset(x, 0xff, (size_t)n * sizeof *x);
+    /* denser than the sketch covers: the support is taken as the whole
+     * vector, even for one run */
+    memset(x, 0, (size_t)n * sizeof *x);
+    for (int64_t i = 0; i < n / 10; i++)
+        x[i] = 2.0;
     struct sparse_profile pr;
+    double v[SPARSE_AGREE];
+    struct sparse_shape sh;
+    sparse_profile(&o, x, n, n / 4, &pr);
+    sparse_agree_values(&pr, n, n / 4, v);
+    sparse_shape_of(v, n, p, &sh);
+    check(pr.nnz == n / 10 && pr.runs == 1 && sh.support == 1 && sh.density == (double)(n / 10) / (double)n &&
+              sh.run_length == (double)(n / 10),
+          "profile past the sketch: nnz %lld, support %g, density %g, run %g", (long long)pr.nnz,
+          sh.support, sh.density, sh.run_length);
+    memset(x, 0xff, (size_t)n * sizeof *x);
     sparse_profile(&o, x, n, 100, &pr);
     check(pr.nnz == 101, "profile went past its limit: %lld", (long long)pr.nnz);
     free(x), free(in_union);
