@@ -44,8 +44,11 @@ const char *coll_fname(colibri_coll coll, enum call_kind kind)
  * element's bytes down).  That costs a scan and lg p latencies, so it is
  * done only for vectors of at least SPARSE_AUTO_BYTES and then reused for
  * the next SPARSE_REUSE calls of the same (count, type, op) on the
- * communicator; amortised it stays below 1% of a dense reduction of that
- * size.  A caller's hint (colibri_sparse_hint) replaces the estimate (and
+ * communicator.  Measured on this VM at 1 MiB of doubles, the scan takes
+ * about one dense SUM kernel pass over the vector at 0-1% density, 2.5
+ * passes at 10% scattered (a mispredicted branch per present element) and
+ * 0.7 on dense data (it stops after a quarter): amortised over 32 calls,
+ * 3-8% of one kernel pass, about 1-2% of a dense 64-rank reduction.  A caller's hint (colibri_sparse_hint) replaces the estimate (and
  * says nothing of the shape: positions are then taken as independent).
  */
 #define SPARSE_AUTO_BYTES (64 * 1024)
