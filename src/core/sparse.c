@@ -379,9 +379,17 @@ int64_t sparse_to_runs(const struct sparse_op *o, const void *pairs, int64_t nru
     return sparse_runs_bytes(nnz, nruns, o->es);
 }
 
+/* The runs form's run count, elements and values. */
+static int64_t runs_count(const void *enc) { return ((const int64_t *)enc)[1] >> 32 & SPARSE_MAX_RUNS; }
+static int64_t runs_n(const void *enc) { return ((const int64_t *)enc)[1] & 0xffffffff; }
+static const char *runs_vals(const void *enc)
+{
+    return (const char *)enc + SPARSE_HDR + sparse_pad16(8 * runs_count(enc));
+}
+
 static void from_runs(const struct sparse_op *o, const void *enc, void *out)
 {
-    const int64_t *h = enc, nnz = h[0], nruns = h[1] >> 32 & SPARSE_MAX_RUNS;
+    const int64_t nnz = sparse_nnz(enc), nruns = runs_count(enc);
     const uint32_t *r = cidx_of(enc);
     uint32_t *idx = idx_of(out);
     for (int64_t i = 0, k = 0; i < nruns; i++)
@@ -389,9 +397,8 @@ static void from_runs(const struct sparse_op *o, const void *enc, void *out)
             idx[k++] = r[2 * i] + j;
     int64_t *oh = out;
     oh[0] = nnz;
-    oh[1] = h[1] & 0xffffffff;
-    memcpy(vals_of(out, nnz), (const char *)enc + SPARSE_HDR + sparse_pad16(8 * nruns),
-           (size_t)nnz * o->es);
+    oh[1] = runs_n(enc);
+    memcpy(vals_of(out, nnz), runs_vals(enc), (size_t)nnz * o->es);
 }
 
 int64_t sparse_pack(const struct sparse_op *o, const void *pairs, void *out, const void **wire)
@@ -444,8 +451,17 @@ static void scatter(const struct sparse_op *o, const uint32_t *idx, const char *
 void sparse_decode(const struct sparse_op *o, const void *enc, void *dense)
 {
     const int64_t *h = enc;
-    fill_e(o, dense, h[1]);
-    scatter(o, cidx_of(enc), cvals_of(enc), h[0], dense);
+    if (!sparse_is_runs(enc)) {
+        fill_e(o, dense, h[1]);
+        scatter(o, cidx_of(enc), cvals_of(enc), h[0], dense);
+        return;
+    }
+    const size_t es = o->es;
+    const uint32_t *r = cidx_of(enc);
+    const char *v = runs_vals(enc);
+    fill_e(o, dense, runs_n(enc));
+    for (int64_t i = 0; i < runs_count(enc); v += (size_t)r[2 * i + 1] * es, i++)
+        memcpy((char *)dense + (int64_t)r[2 * i] * (int64_t)es, v, (size_t)r[2 * i + 1] * es);
 }
 
 /* io[lo..hi) = kernel(e, io[lo..hi)): the absent positions of a sparse `in`
@@ -470,9 +486,28 @@ void sparse_merge_sd(const struct sparse_op *o, const void *in, void *io, int64_
                      void *scratch)
 {
     const size_t es = o->es;
+    char *d = io;
+    if (sparse_is_runs(in)) {
+        /* each run is a contiguous stretch: the dense kernel works on io in
+         * place, no gather or scatter */
+        const uint32_t *r = cidx_of(in);
+        const char *v = runs_vals(in);
+        int64_t lo = 0;
+        for (int64_t i = 0; i < runs_count(in); i++) {
+            const int64_t start = r[2 * i], len = r[2 * i + 1];
+            if (!o->r_identity)
+                apply_e(o, d, lo, start);
+            sparse_apply(o, v, d + start * (int64_t)es, (size_t)len);
+            v += len * (int64_t)es;
+            lo = start + len;
+        }
+        if (!o->r_identity)
+            apply_e(o, d, lo, n);
+        return;
+    }
     const int64_t k = sparse_nnz(in);
     const uint32_t *idx = cidx_of(in);
-    char *g = scratch, *d = io;
+    char *g = scratch;
     /* gather io at in's positions, combine there, put back */
     for (int64_t i = 0; i < k; i++)
         cpy(g + i * (int64_t)es, d + (int64_t)idx[i] * (int64_t)es, es);

@@ -220,7 +220,7 @@ int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void 
 bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n);
 static inline int64_t sparse_nnz(const void *enc) { return ((const int64_t *)enc)[0]; }
 
-/* dense[0..n) = the index-form block encoded at enc. */
+/* dense[0..n) = the block encoded at enc, in index or runs form. */
 void sparse_decode(const struct sparse_op *o, const void *enc, void *dense);
 
 /* Range operations of the reduce-scatter/allgather forms, on index-form
@@ -237,8 +237,9 @@ int64_t sparse_concat(const struct sparse_op *o, const void *a, int64_t na, cons
                       int64_t nb, void *out);
 
 /* The four combinations, result = kernel(in, io) elementwise:
- * sparse in into dense io (in place; scratch: nnz(in)*es bytes);
- * dense in with sparse io into dense out (out != in);
+ * sparse in into dense io (in place; scratch: nnz(in)*es bytes; in may be
+ * in runs form, whose runs the dense kernel combines in place);
+ * dense in with sparse io (index or runs form) into dense out (out != in);
  * sparse with sparse into out: returns its encoded bytes, or -1 when it
  * would have more than max_nnz present elements (out untouched then);
  * scratch: (nnz(in) + nnz(io)) * es bytes. */

@@ -223,6 +223,19 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
         check(sparse_unpack(o, out, scr) && memcmp(scr, ea, SPARSE_HDR + 4 * (size_t)cnt_a) == 0 &&
                   memcmp(scr + at, ea + at, (size_t)cnt_a * es) == 0,
               "%s: runs form does not round-trip", what);
+        /* decoded and merged into dense straight from its runs */
+        memset(tmp, 0xa5, (size_t)n * es);
+        sparse_decode(o, out, tmp);
+        check(memcmp(tmp, a, (size_t)n * es) == 0, "%s: decode(runs form) != a", what);
+        memcpy(tmp, b, (size_t)n * es);
+        sparse_merge_sd(o, out, tmp, n, scr);
+        check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_sd of the runs form differs", what);
+        if (bb >= 0) {
+            const int64_t rb = sparse_to_runs(o, eb, sparse_count_runs(eb), scr);
+            sparse_merge_ds(o, a, scr, tmp, n);
+            check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_ds with runs io differs", what);
+            check(sparse_check(scr, rb, es, n), "%s: runs form of b malformed", what);
+        }
         if (nruns > 0) {
             uint32_t *r = (uint32_t *)(out + SPARSE_HDR);
             const int64_t i = (int64_t)(next() % (uint64_t)nruns);

@@ -50,10 +50,11 @@ static void account(const struct sp_state *st, int64_t dense, int64_t sent)
 }
 
 /* Validates the block of n elements that arrived (`got` bytes) and brings a
- * bitmap- or runs-form block into index form, in place.  Returns its bytes
- * in index form (the dense size for a dense block), or -1 when it is not a
- * block of this call. */
-static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got, int64_t n)
+ * bitmap-form block, and a runs-form one unless `keep_runs`, into index
+ * form, in place.  Returns its bytes in that form (the dense size for a
+ * dense block), or -1 when it is not a block of this call. */
+static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got, int64_t n,
+                      bool keep_runs)
 {
     const struct sparse_op *o = st->o;
     char *rx = area(st, buf, st->rx);
@@ -66,6 +67,8 @@ static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got,
      * (and its index form would not fit the area). */
     if (bytes != got && nnz > sparse_max_nnz(n, o->es))
         return -1;
+    if (keep_runs && sparse_is_runs(rx))
+        return got;
     char *tmp = area(st, buf, 3);
     if (sparse_unpack(o, rx, tmp))
         memcpy(rx, tmp, (size_t)bytes);
@@ -163,10 +166,14 @@ static int settle(struct sp_state *st, void *const buf[], const struct sparse_st
     const bool ranged = prev->kind == SP_GATHER || prev->kind == SP_JOIN ||
                         prev->kind == SP_RECV_RANGE;
     const int64_t n = ranged ? prev->len : st->n;
-    int64_t got = unpack(st, buf, got_bytes, n);
+    const bool replace = prev->kind == SP_RECV_REPLACE || prev->kind == SP_RECV_RANGE;
+    /* Combined into a dense partial, a runs block is only decoded or merged
+     * into dense (both work on its runs directly); anything else needs the
+     * index form. */
+    int64_t got = unpack(st, buf, got_bytes, n, !ranged && !replace && !st->acc_sparse);
     if (got < 0)
         return -1;
-    if (prev->kind == SP_RECV_REPLACE || prev->kind == SP_RECV_RANGE) {
+    if (replace) {
         if (prev->kind == SP_RECV_RANGE)
             set_range(st, prev->off, prev->len);
         st->acc = st->rx;
