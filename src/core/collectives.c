@@ -48,8 +48,9 @@ const char *coll_fname(colibri_coll coll, enum call_kind kind)
  * about one dense SUM kernel pass over the vector at 0-1% density, 2.5
  * passes at 10% scattered (a mispredicted branch per present element) and
  * 0.7 on dense data (it stops after a quarter): amortised over 32 calls,
- * 3-8% of one kernel pass, about 1-2% of a dense 64-rank reduction.  A caller's hint (colibri_sparse_hint) replaces the estimate (and
- * says nothing of the shape: positions are then taken as independent).
+ * 3-8% of one kernel pass, about 1-2% of a dense 64-rank reduction.  A
+ * caller's hint (colibri_sparse_hint) replaces the estimate (and says
+ * nothing of the shape: positions are then taken as independent).
  */
 #define SPARSE_AUTO_BYTES (64 * 1024)
 #define SPARSE_REUSE 32
