@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Markdown tables of the sparse allreduce sweep (scripts/bench_sparse.sh).
 
-    scripts/sparse_tables.py [--update docs/sparse.md] CSV...
+    scripts/sparse_tables.py [--update docs/sparse.md] [--plot DIR] CSV...
 
 Per CSV and position pattern (random, clustered): one row per vector size
 with colibri's dense algorithm and its time, then for every density the
@@ -10,6 +10,9 @@ speed-up of the two forced sparse algorithms and of auto over dense
 the tables of each CSV replace what lies between
 "<!-- sparse-tables:NAME:begin -->" and "<!-- sparse-tables:NAME:end -->",
 NAME the CSV's file name without ".csv"; otherwise they go to stdout.
+With --plot, DIR/sparse-NAME.png shows, per position pattern, the
+speed-up over dense against the vector size for each density below 100%:
+auto as a solid line, the faster forced sparse algorithm dotted.
 """
 import argparse
 import collections
@@ -61,11 +64,50 @@ def tables(path):
     return "\n".join(out)
 
 
+def plot(path, outdir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    t = collections.defaultdict(dict)
+    for r in csv.DictReader(open(path)):
+        t[(r["positions"], int(r["bytes"]), r["density"])][r["alg"]] = float(r["usec"])
+    pats = sorted({k[0] for k in t}, key=lambda x: x != "random")
+    fig, axes = plt.subplots(1, len(pats), figsize=(6 * len(pats), 4.2), sharey=True, squeeze=False)
+    for ax, pos in zip(axes[0], pats):
+        dens = sorted({k[2] for k in t if k[0] == pos and float(k[2]) < 1}, key=float, reverse=True)
+        for i, d in enumerate(dens):
+            rows = sorted((b, v) for (q, b, dd), v in t.items() if q == pos and dd == d and "dense" in v)
+            xs = [b for b, _ in rows]
+            color = f"C{i}"
+            ax.plot(xs, [v["dense"] / v["auto"] for _, v in rows], "-o", color=color, ms=3,
+                    label=f"d={pct(d)} auto")
+            ax.plot(xs, [v["dense"] / min(v["sparse-rd"], v["sparse-rab"]) for _, v in rows], ":",
+                    color=color, label=f"d={pct(d)} best sparse")
+        ax.axhline(1, color="grey", lw=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("vector bytes")
+        ax.set_title(f"{pos} positions")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].set_ylabel("speed-up over colibri dense")
+    axes[0][-1].legend(fontsize=7, ncol=2)
+    name = os.path.basename(path)[:-4]
+    fig.suptitle(f"sparse allreduce, {name}")
+    fig.tight_layout()
+    out = os.path.join(outdir, f"sparse-{name}.png")
+    fig.savefig(out, dpi=110)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--update")
+    ap.add_argument("--plot")
     ap.add_argument("csv", nargs="+")
     args = ap.parse_args()
+    if args.plot:
+        for path in args.csv:
+            print("wrote", plot(path, args.plot))
     text = open(args.update).read() if args.update else None
     for path in args.csv:
         md = tables(path)

@@ -133,8 +133,8 @@ static int post_round(const struct coll_call *c, void *const buf[], const struct
     return rc;
 }
 
-int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
-                       struct schedule *s)
+static int agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count,
+                         struct coll_call *c, struct schedule *s)
 {
     memset(c, 0, sizeof *c);
     c->coll = COLIBRI_ALLREDUCE;
@@ -146,7 +146,7 @@ int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, stru
     c->cs = cs;
     c->sp.rank = cs->rank;
     c->sp.size = cs->size;
-    c->sp.count = 1;
+    c->sp.count = count;
     c->sp.elem_size = (size_t)c->dti.size;
     c->sp.commutative = true;
     c->sp.in_place = true;
@@ -156,16 +156,27 @@ int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, stru
                                                                          : MPI_SUCCESS;
 }
 
-int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value)
+int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
+                       struct schedule *s)
+{
+    return agree_prepare(cs, dt, value, 1, c, s);
+}
+
+int exec_agree_max_n(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count)
 {
     struct coll_call c;
     struct schedule s;
     sched_init(&s);
-    int rc = exec_agree_prepare(cs, dt, value, &c, &s);
+    int rc = agree_prepare(cs, dt, value, count, &c, &s);
     if (rc == MPI_SUCCESS)
         rc = exec_run(&c, &s);
     sched_free(&s);
     return rc;
+}
+
+int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value)
+{
+    return exec_agree_max_n(cs, dt, value, 1);
 }
 
 int exec_next_tag(struct comm_state *cs)

@@ -68,7 +68,7 @@ struct comm_state {
         int64_t count;
         MPI_Datatype dt;
         MPI_Op op;
-        double density;
+        double density, support, span, run_length; /* as in sched_params */
         int uses;
     } estimate[COLIBRI_ALLTOALL]; /* the reductions: allreduce .. reduce_scatter_block */
     /* Node-aware algorithms (node.c), set up on first use: the node's
@@ -187,6 +187,9 @@ int exec_next_tag(struct comm_state *cs);
  * agreements selection needs (the MPI below may do a 8-byte allreduce
  * linearly: SMPI's default took 60 us at 256 ranks where this takes 10). */
 int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value);
+/* The same, elementwise over `count` values (one message per round: the
+ * sparse reductions agree on their whole input profile at once). */
+int exec_agree_max_n(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count);
 /* The same agreement as a call and schedule (`s` initialised) to run
  * later: nonblocking calls step it like any other schedule. */
 int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,

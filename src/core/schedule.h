@@ -136,6 +136,12 @@ struct sched_params {
      * rank agreed on (0: unknown), feeds the sparse algorithms' cost. */
     const struct sparse_op *sparse;
     double density;
+    /* From the same agreement, the shape of the present positions (0:
+     * unknown, taken as independent positions anywhere, runs of one): the
+     * fraction of the vector their union over all ranks may fill
+     * (sparse_support), the fraction from the first to the last of them,
+     * and their mean run length in elements. */
+    double support, span, run_length;
     /* Selection only: the call is nonblocking or persistent, so algorithms
      * marked blocking-only in the catalog do not qualify. */
     bool nonblocking;

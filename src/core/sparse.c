@@ -1,6 +1,7 @@
 /* Sparse block encoding and combination (sparse.h). */
 #include "sparse.h"
 
+#include <math.h>
 #include <string.h>
 
 static bool e_is_neutral(struct sparse_op *o, const void *e)
@@ -53,26 +54,120 @@ int64_t sparse_max_nnz(int64_t n, size_t es)
  * input, and at low density its branch is always predicted. */
 #define SCAN_WIDTHS(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t)
 
-int64_t sparse_count(const struct sparse_op *o, const void *x, int64_t n, int64_t limit)
+/* splitmix64's finaliser: positions are consecutive integers, and the
+ * sketch needs their hashes' bits independent */
+static inline uint64_t mix64(uint64_t z)
 {
-    int64_t c = 0;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static inline void profile_add(struct sparse_profile *pr, int64_t i)
+{
+    pr->runs += i != pr->last + 1 || pr->nnz == 0;
+    pr->first = pr->nnz++ ? pr->first : i;
+    pr->last = i;
+    if (pr->nnz > pr->sketch_limit)
+        return;
+    const uint64_t h = mix64((uint64_t)i);
+    const int j = (int)(h & (SPARSE_SKETCH - 1));
+    const uint64_t w = h >> 7; /* 57 bits: position of the first set one, 1-based */
+    const double rank = w ? __builtin_ctzll(w) + 1 : 58;
+    if (rank > pr->reg[j])
+        pr->reg[j] = rank;
+}
+
+void sparse_profile(const struct sparse_op *o, const void *x, int64_t n, int64_t limit,
+                    struct sparse_profile *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->first = n;
+    pr->last = -1;
+    pr->sketch_limit = n / SPARSE_SKETCH_DENSITY;
     switch (o->es) {
 #define X(w, T)                                                            \
     case w: {                                                              \
         const T *v = x;                                                    \
         T e;                                                               \
         memcpy(&e, o->e, w);                                               \
-        for (int64_t i = 0; i < n && c <= limit; i++)                      \
-            c += v[i] != e;                                                \
-        return c;                                                          \
+        for (int64_t i = 0; i < n && pr->nnz <= limit; i++)                \
+            if (v[i] != e)                                                 \
+                profile_add(pr, i);                                        \
+        return;                                                            \
     }
         SCAN_WIDTHS(X)
 #undef X
     default:
-        for (int64_t i = 0; i < n && c <= limit; i++)
-            c += memcmp((const char *)x + i * (int64_t)o->es, o->e, o->es) != 0;
-        return c;
+        for (int64_t i = 0; i < n && pr->nnz <= limit; i++)
+            if (memcmp((const char *)x + i * (int64_t)o->es, o->e, o->es) != 0)
+                profile_add(pr, i);
     }
+}
+
+double sparse_sketch_count(const double reg[SPARSE_SKETCH])
+{
+    const double m = SPARSE_SKETCH, alpha = 0.7213 / (1 + 1.079 / m);
+    double sum = 0;
+    int zeros = 0;
+    for (int j = 0; j < SPARSE_SKETCH; j++) {
+        sum += ldexp(1, -(int)reg[j]);
+        zeros += reg[j] == 0;
+    }
+    const double e = alpha * m * m / sum;
+    /* small unions: linear counting over the empty buckets is the better
+     * estimate (the original paper's correction) */
+    return e <= 2.5 * m && zeros ? m * log(m / zeros) : e;
+}
+
+enum { AG_DENSITY, AG_RUNS_PER_ELEM, AG_NEG_FIRST, AG_LAST, AG_UNSKETCHED, AG_SKETCH };
+
+void sparse_agree_values(const struct sparse_profile *pr, int64_t n, int64_t cut,
+                         double v[SPARSE_AGREE])
+{
+    const bool dense = pr->nnz > cut;
+    v[AG_DENSITY] = dense ? 1 : (double)pr->nnz / (double)n;
+    /* runs per element: the max is the shortest runs */
+    v[AG_RUNS_PER_ELEM] = dense || !pr->nnz ? 0 : (double)pr->runs / (double)pr->nnz;
+    v[AG_NEG_FIRST] = -(double)pr->first / (double)n; /* the max is the least first */
+    v[AG_LAST] = (double)(pr->last + 1) / (double)n;
+    v[AG_UNSKETCHED] = pr->nnz > pr->sketch_limit;
+    memcpy(v + AG_SKETCH, pr->reg, sizeof pr->reg);
+}
+
+void sparse_shape_of(const double v[SPARSE_AGREE], int64_t n, int p, struct sparse_shape *sh)
+{
+    const double d = v[AG_DENSITY] > 0 ? v[AG_DENSITY] : 1e-9;
+    *sh = (struct sparse_shape){.density = d};
+    if (d >= 1)
+        return;
+    const double u = fmin(sparse_sketch_count(v + AG_SKETCH) / (double)n, 1);
+    sh->support = v[AG_UNSKETCHED] > 0 ? 1 : sparse_support(d, u, p);
+    sh->span = fmax(v[AG_LAST] + v[AG_NEG_FIRST], d);
+    sh->run_length = v[AG_RUNS_PER_ELEM] > 0 ? 1 / v[AG_RUNS_PER_ELEM] : 1;
+}
+
+double sparse_union(double d, double support, double m)
+{
+    const double s = fmin(fmax(support, d), 1);
+    return s > 0 ? s * -expm1(m * log1p(-fmin(d / s, 1))) : 0;
+}
+
+double sparse_support(double d, double u, double p)
+{
+    if (u <= d)
+        return d;
+    if (u >= sparse_union(d, 1, p))
+        return 1;
+    double lo = d, hi = 1; /* sparse_union grows with the support */
+    for (int i = 0; i < 60; i++) {
+        const double mid = (lo + hi) / 2;
+        if (sparse_union(d, mid, p) < u)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
 }
 
 /* One element copy.  memcpy of a run-time size is a library call per
@@ -179,6 +274,25 @@ static bool check_bitmap(const void *enc, int64_t bytes, size_t es, int64_t n)
     return set == h[0] && (n % 8 == 0 || (bits[nbytes - 1] >> (n % 8)) == 0);
 }
 
+static bool check_runs(const void *enc, int64_t bytes, size_t es, int64_t n)
+{
+    const int64_t *h = enc, nnz = h[0], nruns = h[1] >> 32 & SPARSE_MAX_RUNS;
+    if ((h[1] & ~(SPARSE_MAX_RUNS << 32)) != (n | SPARSE_RUNS) || nnz < 0 || nnz > n ||
+        sparse_runs_bytes(nnz, nruns, es) != bytes)
+        return false;
+    const uint32_t *r = cidx_of(enc);
+    int64_t end = -1, sum = 0; /* end: one past the previous run */
+    for (int64_t i = 0; i < nruns; i++) {
+        const int64_t start = r[2 * i], len = r[2 * i + 1];
+        /* maximal runs: a gap of one absent element at least before each */
+        if (len < 1 || start <= end || start + len > n)
+            return false;
+        end = start + len;
+        sum += len;
+    }
+    return sum == nnz;
+}
+
 bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n)
 {
     if (bytes < SPARSE_HDR)
@@ -186,6 +300,8 @@ bool sparse_check(const void *enc, int64_t bytes, size_t es, int64_t n)
     const int64_t *h = enc;
     if (h[1] & SPARSE_BITMAP)
         return check_bitmap(enc, bytes, es, n);
+    if (h[1] & SPARSE_RUNS)
+        return check_runs(enc, bytes, es, n);
     if (h[1] != n || h[0] < 0 || h[0] > n || sparse_bytes(h[0], es) != bytes)
         return false;
     const uint32_t *idx = cidx_of(enc);
@@ -211,7 +327,7 @@ int64_t sparse_to_bitmap(const struct sparse_op *o, const void *pairs, void *out
     return sparse_bitmap_bytes(nnz, n, o->es);
 }
 
-void sparse_from_bitmap(const struct sparse_op *o, const void *bm, void *out)
+static void from_bitmap(const struct sparse_op *o, const void *bm, void *out)
 {
     const int64_t *h = bm, nnz = h[0], n = h[1] & ~SPARSE_BITMAP;
     const unsigned char *bits = cbits_of(bm);
@@ -233,6 +349,81 @@ void sparse_from_bitmap(const struct sparse_op *o, const void *bm, void *out)
     oh[0] = nnz;
     oh[1] = n;
     memcpy(vals_of(out, nnz), bits + sparse_pad16((n + 7) / 8), (size_t)nnz * o->es);
+}
+
+int64_t sparse_count_runs(const void *pairs)
+{
+    const int64_t k = sparse_nnz(pairs);
+    const uint32_t *idx = cidx_of(pairs);
+    int64_t r = k > 0;
+    for (int64_t i = 1; i < k; i++)
+        r += idx[i] != idx[i - 1] + 1;
+    return r;
+}
+
+int64_t sparse_to_runs(const struct sparse_op *o, const void *pairs, int64_t nruns, void *out)
+{
+    const int64_t *h = pairs, nnz = h[0], n = h[1];
+    const uint32_t *idx = cidx_of(pairs);
+    uint32_t *r = idx_of(out);
+    for (int64_t i = 0, j = -1; i < nnz; i++) {
+        if (i == 0 || idx[i] != idx[i - 1] + 1)
+            r[2 * ++j] = idx[i], r[2 * j + 1] = 0;
+        r[2 * j + 1]++;
+    }
+    int64_t *oh = out;
+    oh[0] = nnz;
+    oh[1] = n | SPARSE_RUNS | nruns << 32;
+    memcpy((char *)out + SPARSE_HDR + sparse_pad16(8 * nruns), cvals_of(pairs),
+           (size_t)nnz * o->es);
+    return sparse_runs_bytes(nnz, nruns, o->es);
+}
+
+/* The runs form's run count, elements and values. */
+static int64_t runs_count(const void *enc) { return ((const int64_t *)enc)[1] >> 32 & SPARSE_MAX_RUNS; }
+static int64_t runs_n(const void *enc) { return ((const int64_t *)enc)[1] & 0xffffffff; }
+static const char *runs_vals(const void *enc)
+{
+    return (const char *)enc + SPARSE_HDR + sparse_pad16(8 * runs_count(enc));
+}
+
+static void from_runs(const struct sparse_op *o, const void *enc, void *out)
+{
+    const int64_t nnz = sparse_nnz(enc), nruns = runs_count(enc);
+    const uint32_t *r = cidx_of(enc);
+    uint32_t *idx = idx_of(out);
+    for (int64_t i = 0, k = 0; i < nruns; i++)
+        for (uint32_t j = 0; j < r[2 * i + 1]; j++)
+            idx[k++] = r[2 * i] + j;
+    int64_t *oh = out;
+    oh[0] = nnz;
+    oh[1] = runs_n(enc);
+    memcpy(vals_of(out, nnz), runs_vals(enc), (size_t)nnz * o->es);
+}
+
+int64_t sparse_pack(const struct sparse_op *o, const void *pairs, void *out, const void **wire)
+{
+    const int64_t nnz = sparse_nnz(pairs), n = ((const int64_t *)pairs)[1];
+    const int64_t index = sparse_bytes(nnz, o->es), bitmap = sparse_bitmap_bytes(nnz, n, o->es);
+    const int64_t nruns = sparse_count_runs(pairs), runs = sparse_runs_bytes(nnz, nruns, o->es);
+    *wire = out;
+    if (runs < index && runs < bitmap)
+        return sparse_to_runs(o, pairs, nruns, out);
+    if (bitmap < index)
+        return sparse_to_bitmap(o, pairs, out);
+    *wire = pairs;
+    return index;
+}
+
+bool sparse_unpack(const struct sparse_op *o, const void *enc, void *out)
+{
+    if (sparse_is_bitmap(enc))
+        from_bitmap(o, enc, out);
+    else if (sparse_is_runs(enc))
+        from_runs(o, enc, out);
+    else
+        return false;
+    return true;
 }
 
 static void fill_e(const struct sparse_op *o, void *dst, int64_t n)
@@ -260,8 +451,17 @@ static void scatter(const struct sparse_op *o, const uint32_t *idx, const char *
 void sparse_decode(const struct sparse_op *o, const void *enc, void *dense)
 {
     const int64_t *h = enc;
-    fill_e(o, dense, h[1]);
-    scatter(o, cidx_of(enc), cvals_of(enc), h[0], dense);
+    if (!sparse_is_runs(enc)) {
+        fill_e(o, dense, h[1]);
+        scatter(o, cidx_of(enc), cvals_of(enc), h[0], dense);
+        return;
+    }
+    const size_t es = o->es;
+    const uint32_t *r = cidx_of(enc);
+    const char *v = runs_vals(enc);
+    fill_e(o, dense, runs_n(enc));
+    for (int64_t i = 0; i < runs_count(enc); v += (size_t)r[2 * i + 1] * es, i++)
+        memcpy((char *)dense + (int64_t)r[2 * i] * (int64_t)es, v, (size_t)r[2 * i + 1] * es);
 }
 
 /* io[lo..hi) = kernel(e, io[lo..hi)): the absent positions of a sparse `in`
@@ -286,9 +486,28 @@ void sparse_merge_sd(const struct sparse_op *o, const void *in, void *io, int64_
                      void *scratch)
 {
     const size_t es = o->es;
+    char *d = io;
+    if (sparse_is_runs(in)) {
+        /* each run is a contiguous stretch: the dense kernel works on io in
+         * place, no gather or scatter */
+        const uint32_t *r = cidx_of(in);
+        const char *v = runs_vals(in);
+        int64_t lo = 0;
+        for (int64_t i = 0; i < runs_count(in); i++) {
+            const int64_t start = r[2 * i], len = r[2 * i + 1];
+            if (!o->r_identity)
+                apply_e(o, d, lo, start);
+            sparse_apply(o, v, d + start * (int64_t)es, (size_t)len);
+            v += len * (int64_t)es;
+            lo = start + len;
+        }
+        if (!o->r_identity)
+            apply_e(o, d, lo, n);
+        return;
+    }
     const int64_t k = sparse_nnz(in);
     const uint32_t *idx = cidx_of(in);
-    char *g = scratch, *d = io;
+    char *g = scratch;
     /* gather io at in's positions, combine there, put back */
     for (int64_t i = 0; i < k; i++)
         cpy(g + i * (int64_t)es, d + (int64_t)idx[i] * (int64_t)es, es);

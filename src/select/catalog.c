@@ -27,10 +27,12 @@ const struct algorithm catalog[] = {
         "p = j k^m + rem, rem < k^m"),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_recursive_doubling, R_NEUTRAL,
         "sum_{i<lg p'} (a + B(2^i p/p')(b + g)) + n g [+ 2 a + (B(1) + B(p)) b + B(1) g fold], "
-        "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
+        "B(m) = min(n s, 16 + min(4 k, n/8, 8 k/l) + s k), k = n U(m), U the union of m inputs "
+        "(density d, support, run length l: core/sparse.h)"),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_rabenseifner, R_NEUTRAL,
-        "2 lg p' a + sum_{s<lg p'} B(2^s p/p')/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g "
-        "[+ 2 a + (B(1) + B(p)) b + B(1) g fold], B(m) as sparse_recursive_doubling"),
+        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g "
+        "[+ 2 a + (B(1) + B(p)) b + B(1) g fold], B(m) as sparse_recursive_doubling, "
+        "B(m, w) its densest range of a fraction w (span)"),
 
     ALG(reduce, COLIBRI_REDUCE, binomial, R_COMMUTATIVE,
         "ceil(lg p)(a + n b + n g)"),
@@ -40,10 +42,11 @@ const struct algorithm catalog[] = {
         "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ a + n b + n g fold when p != p']"),
     ALG(reduce, COLIBRI_REDUCE, sparse_binomial, R_COMMUTATIVE | R_NEUTRAL,
         "sum_{j<ceil(lg p)} (a + B(2^j)(b + g)) + n g, "
-        "B(m) = min(n, 16 + (4+s)/s n (1-(1-d)^m)) at density d"),
+        "B(m) = min(n s, 16 + min(4 k, n/8, 8 k/l) + s k), k = n U(m), U the union of m inputs "
+        "(density d, support, run length l: core/sparse.h)"),
     ALG(reduce, COLIBRI_REDUCE, sparse_rabenseifner, R_NEUTRAL,
-        "2 lg p' a + sum_{s<lg p'} B(2^s p/p')/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g "
-        "[+ a + B(1)(b + g) fold], B(m) as sparse_recursive_doubling"),
+        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g "
+        "[+ a + B(1)(b + g) fold], B(m), B(m, w) as allreduce sparse_rabenseifner"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0,
         "lg p' a + sum_s M_s (b + g), M_s largest half of step s, (p'-1)/p' n for equal counts "
@@ -53,8 +56,8 @@ const struct algorithm catalog[] = {
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, sparse_recursive_halving, R_NEUTRAL,
-        "L a + sum_{s<L} B(2^s p/p')/2^(s+1) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
-        "N elements in all, B(m) as sparse_recursive_doubling over N"),
+        "L a + sum_{s<L} B(2^s p/p', 2^-(s+1)) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
+        "N elements in all, B(m), B(m, w) as allreduce sparse_rabenseifner over N"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, recursive_halving, 0,
         "lg p' a + (p'-1)/p' n b + (p'-1)/p' n g [+ 2 a + n b + n g + n/p b fold when p != p']"),
@@ -63,8 +66,8 @@ const struct algorithm catalog[] = {
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, sparse_recursive_halving, R_NEUTRAL,
-        "L a + sum_{s<L} B(2^s p/p')/2^(s+1) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
-        "N elements in all, B(m) as sparse_recursive_doubling over N"),
+        "L a + sum_{s<L} B(2^s p/p', 2^-(s+1)) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
+        "N elements in all, B(m), B(m, w) as allreduce sparse_rabenseifner over N"),
 
     ALG_K(alltoall, COLIBRI_ALLTOALL, bruck, 0,
         "R (a + 2 o) + B c b + (2 p + 2 B) c g (local copies), R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "

@@ -25,6 +25,7 @@
 
 #include "core/kernels.h"
 #include "core/sparse.h"
+#include "select/select.h"
 
 static int passed, failed;
 
@@ -123,6 +124,37 @@ static void make(const struct sparse_op *o, enum kind k, unsigned char *x, int64
     }
 }
 
+/* Maximal runs of non-neutral elements, counted on the dense vector. */
+static int64_t count_runs_dense(const struct sparse_op *o, const unsigned char *x, int64_t n)
+{
+    int64_t r = 0;
+    bool prev = false;
+    for (int64_t i = 0; i < n; i++) {
+        const bool here = memcmp(x + i * (int64_t)o->es, o->e, o->es) != 0;
+        r += here && !prev;
+        prev = here;
+    }
+    return r;
+}
+
+/* Present elements, by the selector's profile, checked against a plain
+ * count of the dense vector (runs, first and last too). */
+static int64_t count(const struct sparse_op *o, const unsigned char *x, int64_t n)
+{
+    struct sparse_profile pr;
+    sparse_profile(o, x, n, INT64_MAX, &pr);
+    int64_t k = 0, first = n, last = -1;
+    for (int64_t i = 0; i < n; i++)
+        if (memcmp(x + i * (int64_t)o->es, o->e, o->es) != 0)
+            first = k++ ? first : i, last = i;
+    check(pr.nnz == k && pr.runs == count_runs_dense(o, x, n) && pr.first == first &&
+              pr.last == last,
+          "profile: %lld present, %lld runs, [%lld, %lld]; counted %lld, %lld, [%lld, %lld]",
+          (long long)pr.nnz, (long long)pr.runs, (long long)pr.first, (long long)pr.last,
+          (long long)k, (long long)count_runs_dense(o, x, n), (long long)first, (long long)last);
+    return k;
+}
+
 struct tcase {
     const char *name;
     MPI_Datatype dt;
@@ -146,7 +178,7 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
              clustered ? " clustered" : "", one ? " one" : "");
 
     const int64_t maxk = sparse_max_nnz(n, es);
-    const int64_t cnt_a = sparse_count(o, a, n, INT64_MAX), cnt_b = sparse_count(o, b, n, INT64_MAX);
+    const int64_t cnt_a = count(o, a, n), cnt_b = count(o, b, n);
     int64_t ba = sparse_encode(o, a, n, ea, maxk, scr);
     int64_t bb = sparse_encode(o, b, n, eb, maxk, scr);
     check((ba >= 0) == (cnt_a <= maxk), "%s: encode(a) chose %s with %lld present, max %lld", what,
@@ -164,7 +196,8 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
                   sparse_check(out, bm, es, n) && !sparse_check(out, bm, es, n + 1),
               "%s: bitmap form of %lld bytes malformed", what, (long long)bm);
         memset(scr, 0xa5, (size_t)ba);
-        sparse_from_bitmap(o, out, scr);
+        check(sparse_unpack(o, out, scr) && !sparse_unpack(o, ea, tmp),
+              "%s: unpack does not tell the forms apart", what);
         const int64_t at = SPARSE_HDR + sparse_pad16(4 * cnt_a); /* the values; pad between */
         check(memcmp(scr, ea, SPARSE_HDR + 4 * (size_t)cnt_a) == 0 &&
                   memcmp(scr + at, ea + at, (size_t)cnt_a * es) == 0,
@@ -177,8 +210,50 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
             bits[hole / 8] |= (unsigned char)(1u << (hole % 8));
             check(!sparse_check(out, bm, es, n), "%s: bitmap with an extra bit accepted", what);
         }
-        check(sparse_wire_bytes(cnt_a, n, es) <= ba && sparse_wire_bytes(cnt_a, n, es) <= bm,
-              "%s: wire bytes not the smaller form", what);
+        /* the runs form: same block back, exact size, corruptions refused */
+        const int64_t nruns = sparse_count_runs(ea);
+        check(nruns == count_runs_dense(o, a, n), "%s: %lld runs counted, %lld in the input",
+              what, (long long)nruns, (long long)count_runs_dense(o, a, n));
+        int64_t br = sparse_to_runs(o, ea, nruns, out);
+        check(br == sparse_runs_bytes(cnt_a, nruns, es) && sparse_is_runs(out) &&
+                  !sparse_is_bitmap(out) && sparse_check(out, br, es, n) &&
+                  !sparse_check(out, br, es, n + 1) && !sparse_check(out, br - 16, es, n),
+              "%s: runs form of %lld bytes malformed", what, (long long)br);
+        memset(scr, 0xa5, (size_t)ba);
+        check(sparse_unpack(o, out, scr) && memcmp(scr, ea, SPARSE_HDR + 4 * (size_t)cnt_a) == 0 &&
+                  memcmp(scr + at, ea + at, (size_t)cnt_a * es) == 0,
+              "%s: runs form does not round-trip", what);
+        /* decoded and merged into dense straight from its runs */
+        memset(tmp, 0xa5, (size_t)n * es);
+        sparse_decode(o, out, tmp);
+        check(memcmp(tmp, a, (size_t)n * es) == 0, "%s: decode(runs form) != a", what);
+        memcpy(tmp, b, (size_t)n * es);
+        sparse_merge_sd(o, out, tmp, n, scr);
+        check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_sd of the runs form differs", what);
+        if (bb >= 0) {
+            const int64_t rb = sparse_to_runs(o, eb, sparse_count_runs(eb), scr);
+            sparse_merge_ds(o, a, scr, tmp, n);
+            check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_ds with runs io differs", what);
+            check(sparse_check(scr, rb, es, n), "%s: runs form of b malformed", what);
+        }
+        if (nruns > 0) {
+            uint32_t *r = (uint32_t *)(out + SPARSE_HDR);
+            const int64_t i = (int64_t)(next() % (uint64_t)nruns);
+            r[2 * i + 1]++; /* one element more than the values carried, or past n */
+            check(!sparse_check(out, br, es, n), "%s: runs with a longer run accepted", what);
+            r[2 * i + 1]--;
+            if (i > 0) { /* moved to touch the previous run: not maximal */
+                r[2 * i] = r[2 * i - 2] + r[2 * i - 1];
+                check(!sparse_check(out, br, es, n), "%s: runs not maximal accepted", what);
+            }
+        }
+        /* pack picks the smallest of the three, and says so */
+        const int64_t best = sparse_wire_bytes(cnt_a, nruns, n, es);
+        const void *wire = NULL;
+        const int64_t bp = sparse_pack(o, ea, out, &wire);
+        check(bp == best && best <= ba && best <= bm && best <= br && sparse_check(wire, bp, es, n) &&
+                  (wire == ea) == (bp == ba),
+              "%s: pack gave %lld bytes, smallest %lld", what, (long long)bp, (long long)best);
         /* ranges: a cut anywhere gives the dense elements of its range, and
          * the two pieces joined give the block back, byte for byte */
         const int64_t cut = n > 1 ? (int64_t)(next() % (uint64_t)(n + 1)) : n;
@@ -220,7 +295,7 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
             check(sparse_check(out, bo, es, n), "%s: merge_ss output malformed", what);
             sparse_decode(o, out, tmp);
             check(memcmp(tmp, ref, (size_t)n * es) == 0, "%s: merge_ss differs from dense", what);
-            check(sparse_nnz(out) == sparse_count(o, ref, n, INT64_MAX),
+            check(sparse_nnz(out) == count(o, ref, n),
                   "%s: merge_ss kept neutral results", what);
         } else {
             /* refused only when the union of the positions does not fit */
@@ -229,6 +304,139 @@ static void run_pair(const char *tname, const char *oname, const struct sparse_o
         }
     }
     free(a), free(b), free(ref), free(ea), free(eb), free(out), free(scr), free(tmp);
+}
+
+/* The selector's union estimate: sketches of p = 64 ranks' positions
+ * merged by max count the union within 20% (the sketch's error is about
+ * 9%) at densities it sketches (below 1/32), scattered positions give a support whose unions are those of
+ * independent positions, clustered
+ * ones (the benchmark's: one run each in a shared window of 4 d n) a
+ * support near the window; the profile stops past its limit. */
+static void test_union_model(void)
+{
+    struct sparse_op o;
+    kernel_sparse_op(MPI_SUM, MPI_DOUBLE, &o);
+    const int64_t n = 1 << 17;
+    const int p = 64;
+    double *x = malloc((size_t)n * sizeof *x);
+    unsigned char *in_union = calloc((size_t)n, 1);
+    for (int cl = 0; cl < 2; cl++)
+        for (double d = 0.0001; d < 0.02; d *= 10) {
+            double reg[SPARSE_SKETCH] = {0};
+            int64_t truth = 0, k = (int64_t)(d * (double)n), window = 4 * k;
+            memset(in_union, 0, (size_t)n);
+            for (int r = 0; r < p; r++) {
+                memset(x, 0, (size_t)n * sizeof *x);
+                const int64_t start = (int64_t)(next() % (uint64_t)(window - k + 1));
+                for (int64_t i = 0; i < n; i++)
+                    if (cl ? i >= start && i < start + k : (double)(next() % 1000000) < d * 1e6)
+                        x[i] = 1.5;
+                for (int64_t i = 0; i < n; i++)
+                    if (x[i] != 0 && !in_union[i])
+                        in_union[i] = 1, truth++;
+                struct sparse_profile pr;
+                sparse_profile(&o, x, n, n, &pr);
+                for (int j = 0; j < SPARSE_SKETCH; j++)
+                    reg[j] = reg[j] > pr.reg[j] ? reg[j] : pr.reg[j];
+            }
+            const double est = sparse_sketch_count(reg), u = est / (double)n;
+            check(fabs(est - (double)truth) <= 0.2 * (double)truth,
+                  "sketch: union of %d ranks at d=%g%s counted %.0f, truly %lld", p, d,
+                  cl ? " clustered" : "", est, (long long)truth);
+            const double sup = sparse_support(d, u, p);
+            if (cl)
+                check(sup <= 1.5 * 4 * d, "clustered d=%g: support %g, window %g", d, sup, 4 * d);
+            else /* at low density the union hardly depends on the support: compare unions */
+                for (int m = 2; m <= p; m *= 2)
+                    check(sparse_union(d, sup, m) >= 0.75 * sparse_union(d, 1, m),
+                          "scattered d=%g: support %g makes %d ranks' union %g, not about %g", d,
+                          sup, m, sparse_union(d, sup, m), sparse_union(d, 1, m));
+            check(fabs(sparse_union(d, sup, p) - fmin(fmax(u, d), sparse_union(d, 1, p))) < 1e-6,
+                  "support %g does not give back the union %g", sup, u);
+        }
+    check(fabs(sparse_union(0.01, 1, 2) - (1 - 0.99 * 0.99)) < 1e-12 &&
+              fabs(sparse_union(0.01, 0.01, 64) - 0.01) < 1e-12,
+          "union model at its ends");
+    /* denser than the sketch covers: the support is taken as the whole
+     * vector, even for one run */
+    memset(x, 0, (size_t)n * sizeof *x);
+    for (int64_t i = 0; i < n / 10; i++)
+        x[i] = 2.0;
+    struct sparse_profile pr;
+    double v[SPARSE_AGREE];
+    struct sparse_shape sh;
+    sparse_profile(&o, x, n, n / 4, &pr);
+    sparse_agree_values(&pr, n, n / 4, v);
+    sparse_shape_of(v, n, p, &sh);
+    check(pr.nnz == n / 10 && pr.runs == 1 && sh.support == 1 && sh.density == (double)(n / 10) / (double)n &&
+              sh.run_length == (double)(n / 10),
+          "profile past the sketch: nnz %lld, support %g, density %g, run %g", (long long)pr.nnz,
+          sh.support, sh.density, sh.run_length);
+    memset(x, 0xff, (size_t)n * sizeof *x);
+    sparse_profile(&o, x, n, 100, &pr);
+    check(pr.nnz == 101, "profile went past its limit: %lld", (long long)pr.nnz);
+    free(x), free(in_union);
+}
+
+/* Automatic selection on the agreed shape (the dry-run half of
+ * tests/smpi/sparse_bar.sh): 64 ranks, 1 MiB of doubles.  Clustered data
+ * (one run per rank in a shared window of 4 d n) keeps whole partials
+ * small, so recursive doubling's lg p rounds beat Rabenseifner's 2 lg p
+ * (simulated: 21 against 55 us at 1%); scattered data at 1% fills in and
+ * only Rabenseifner's halving keeps bytes down; dense data stays dense.
+ * With the shape unknown (density alone, the model before the union
+ * estimate) the clustered case goes to Rabenseifner. */
+static const char *select_for(const struct sparse_op *o, int64_t n, double d, bool clustered,
+                              bool shape)
+{
+    const int p = 64;
+    double v[SPARSE_AGREE], *x = malloc((size_t)n * sizeof *x);
+    for (int r = 0; r < p; r++) {
+        const int64_t k = (int64_t)(d * (double)n), window = 4 * k;
+        const int64_t start = window > k ? (int64_t)(next() % (uint64_t)(window - k + 1)) : 0;
+        for (int64_t i = 0; i < n; i++)
+            x[i] = (clustered ? i >= start && i < start + k : (double)(next() % 1000000) < d * 1e6)
+                       ? 1.0 : 0.0;
+        struct sparse_profile pr;
+        double w[SPARSE_AGREE];
+        sparse_profile(o, x, n, n / 4, &pr);
+        sparse_agree_values(&pr, n, n / 4, w);
+        for (int j = 0; j < SPARSE_AGREE; j++)
+            v[j] = r && v[j] > w[j] ? v[j] : w[j];
+    }
+    free(x);
+    struct sparse_shape sh;
+    sparse_shape_of(v, n, p, &sh);
+    struct sched_params sp = {.size = p, .count = n, .elem_size = 8, .commutative = true,
+                              .sparse = o, .density = sh.density};
+    if (shape)
+        sp.support = sh.support, sp.span = sh.span, sp.run_length = sh.run_length;
+    const struct algorithm *a = select_auto(COLIBRI_ALLREDUCE, &sp);
+    return a ? a->name : "native";
+}
+
+static void test_selection(void)
+{
+    struct sparse_op o;
+    kernel_sparse_op(MPI_SUM, MPI_DOUBLE, &o);
+    const int64_t n = 1 << 17;
+    const struct {
+        double d;
+        bool clustered, shape;
+        const char *want;
+    } cases[] = {
+        {0.01, true, true, "sparse_recursive_doubling"},
+        {0.001, true, true, "sparse_recursive_doubling"},
+        {0.01, false, true, "sparse_rabenseifner"},
+        {0.01, true, false, "sparse_rabenseifner"},
+        {1, false, true, "rabenseifner"},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *got = select_for(&o, n, cases[i].d, cases[i].clustered, cases[i].shape);
+        check(strcmp(got, cases[i].want) == 0, "select at d=%g%s%s: %s, expected %s", cases[i].d,
+              cases[i].clustered ? " clustered" : "", cases[i].shape ? "" : " (density only)",
+              got, cases[i].want);
+    }
 }
 
 int main(int argc, char **argv)
@@ -272,6 +480,9 @@ int main(int argc, char **argv)
         }
     }
     check(pairs >= 60, "only %d (op, type) pairs have a neutral element", pairs);
+
+    test_union_model();
+    test_selection();
 
     /* the switch point: the sparse form only when strictly smaller */
     for (size_t es = 1; es <= 16; es *= 2)

@@ -3,7 +3,7 @@
  * neutral-element elimination on rabenseifner.c's exchanges): the halving
  * steps send half of the partial and keep the other half, the doubling
  * steps send the partial and join the peer's range to it, and every piece
- * travels in the smallest of its dense, index/value and bitmap forms
+ * travels in the smallest of its dense, index/value, bitmap and runs forms
  * (common/sparse_acc.h).  Against sparse recursive doubling it sends each
  * element once per halving step instead of whole vectors every round: at
  * density d on p ranks the halving moves about sum_s B(2^s)/2^(s+1) and the
@@ -11,9 +11,15 @@
  * density rather than by the lg p whole partials.
  *
  * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) the expected bytes of the
- * whole vector combining m inputs, as in sparse_recursive_doubling.c):
- *     2 L a + sum_{s<L} B(2^s f)/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g
+ * whole vector combining m inputs, as in sparse_recursive_doubling.c, and
+ * B(m, w) those of the densest range of a fraction w of it, the one on the
+ * critical path: B(m)·w for scattered positions, up to B(m) when they are
+ * clustered in one region, sparse_model_range_bytes):
+ *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g
  *     [+ 2 a + (B(1) + B(p)) b + B(1) g  fold, when p != p']
+ * So on clustered data, whose union stays small and sits in one range,
+ * the halving saves nothing on the critical path and recursive doubling's
+ * L latencies win.
  *
  * Operand roles are rabenseifner.c's for commutative operations (the
  * received block is the kernel's `in`), so results are bitwise the dense
@@ -62,7 +68,7 @@ double allreduce_sparse_rabenseifner_cost(const struct sched_params *p,
     const double f = (double)p->size / pof2, bp = sparse_model_bytes(p, p->size);
     double t = sparse_model_local(p, m) + 2 * L * m->alpha + bp * (pof2 - 1) / pof2 * m->beta;
     for (int i = 0; i < L; i++)
-        t += sparse_model_bytes(p, f * (1 << i)) / (2 << i) * (m->beta + m->gamma);
+        t += sparse_model_range_bytes(p, f * (1 << i), 1.0 / (2 << i)) * (m->beta + m->gamma);
     if (pof2 != p->size) {
         const double b1 = sparse_model_bytes(p, 1);
         t += 2 * m->alpha + (b1 + bp) * m->beta + b1 * m->gamma;

@@ -7,8 +7,11 @@
  * about 1 - (1-d)^(2^i) present elements and switches to dense on its own
  * once that stops paying.
  *
- * Cost (p = 2^k, B(m) the expected bytes of a block combining m inputs,
- * min(n, 16 + (4 + s) n (1 - (1-d)^m)) for elements of s bytes):
+ * Cost (p = 2^k, B(m) the expected bytes of a block combining m inputs in
+ * its smallest form, min(n s, 16 + min(4 k, n/8, 8 k/l) + s k) for
+ * elements of s bytes, k = n U(m) present, U(m) the union model of
+ * core/sparse.h over the agreed density, support and run length l:
+ * 1 - (1-d)^m for scattered positions, about d for clustered ones):
  *     sum_{i<k} (a + B(2^i)(b + g)) + n g   (input scan, output write)
  * plus, when p is not a power of two, the fold: 2 a + (B(1) + B(p)) b + B(1) g.
  * At density 1 this is recursive doubling plus the scan, so the selector

@@ -50,10 +50,11 @@ static void account(const struct sp_state *st, int64_t dense, int64_t sent)
 }
 
 /* Validates the block of n elements that arrived (`got` bytes) and brings a
- * bitmap-form block into index form, in place.  Returns its bytes in index
- * form (the dense size for a dense block), or -1 when it is not a block of
- * this call. */
-static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got, int64_t n)
+ * bitmap-form block, and a runs-form one unless `keep_runs`, into index
+ * form, in place.  Returns its bytes in that form (the dense size for a
+ * dense block), or -1 when it is not a block of this call. */
+static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got, int64_t n,
+                      bool keep_runs)
 {
     const struct sparse_op *o = st->o;
     char *rx = area(st, buf, st->rx);
@@ -61,15 +62,16 @@ static int64_t unpack(const struct sp_state *st, void *const buf[], int64_t got,
         return got;
     if (!sparse_check(rx, got, o->es, n))
         return -1;
-    if (!sparse_is_bitmap(rx))
-        return got;
-    /* A sender keeps a block sparse only below max_nnz: more cannot be ours. */
     const int64_t nnz = sparse_nnz(rx), bytes = sparse_bytes(nnz, o->es);
-    if (nnz > sparse_max_nnz(n, o->es))
+    /* A sender keeps a block sparse only below max_nnz: more cannot be ours
+     * (and its index form would not fit the area). */
+    if (bytes != got && nnz > sparse_max_nnz(n, o->es))
         return -1;
+    if (keep_runs && sparse_is_runs(rx))
+        return got;
     char *tmp = area(st, buf, 3);
-    sparse_from_bitmap(o, rx, tmp);
-    memcpy(rx, tmp, (size_t)bytes);
+    if (sparse_unpack(o, rx, tmp))
+        memcpy(rx, tmp, (size_t)bytes);
     return bytes;
 }
 
@@ -164,10 +166,14 @@ static int settle(struct sp_state *st, void *const buf[], const struct sparse_st
     const bool ranged = prev->kind == SP_GATHER || prev->kind == SP_JOIN ||
                         prev->kind == SP_RECV_RANGE;
     const int64_t n = ranged ? prev->len : st->n;
-    int64_t got = unpack(st, buf, got_bytes, n);
+    const bool replace = prev->kind == SP_RECV_REPLACE || prev->kind == SP_RECV_RANGE;
+    /* Combined into a dense partial, a runs block is only decoded or merged
+     * into dense (both work on its runs directly); anything else needs the
+     * index form. */
+    int64_t got = unpack(st, buf, got_bytes, n, !ranged && !replace && !st->acc_sparse);
     if (got < 0)
         return -1;
-    if (prev->kind == SP_RECV_REPLACE || prev->kind == SP_RECV_RANGE) {
+    if (replace) {
         if (prev->kind == SP_RECV_RANGE)
             set_range(st, prev->off, prev->len);
         st->acc = st->rx;
@@ -184,15 +190,11 @@ static int settle(struct sp_state *st, void *const buf[], const struct sparse_st
 /* Sends the whole partial, in its smallest form. */
 static void send_partial(struct schedule *s, struct sp_state *st, void *const buf[], int peer)
 {
-    int64_t at = st->acc * st->area, bytes = st->acc_bytes;
-    if (st->acc_sparse &&
-        sparse_bitmap_bytes(sparse_nnz(area(st, buf, st->acc)), st->n, st->o->es) < bytes) {
-        /* the area neither the partial nor this round's receive uses */
-        const int spare = (st->acc + 2) % 3;
-        bytes = sparse_to_bitmap(st->o, area(st, buf, st->acc), area(st, buf, spare));
-        at = spare * st->area;
-    }
-    sched_send_bytes(s, peer, BUF_TMP, at, bytes);
+    const char *at = area(st, buf, st->acc);
+    int64_t bytes = st->acc_bytes;
+    if (st->acc_sparse) /* the area neither the partial nor this round's receive uses */
+        bytes = sparse_pack(st->o, at, area(st, buf, (st->acc + 2) % 3), (const void **)&at);
+    sched_send_bytes(s, peer, BUF_TMP, at - area(st, buf, 0), bytes);
     account(st, st->dense, bytes);
 }
 
@@ -214,23 +216,19 @@ static void halve(struct schedule *s, struct sp_state *st, void *const buf[],
         if (!st->acc_sparse && st->input_sparse) /* a cut of a dense partial may pay sparse */
             enc = sparse_encode(o, acc + g * es, step->len2, area(st, buf, 3),
                                 sparse_max_nnz(step->len2, o->es), area(st, buf, 4));
+        char *x = area(st, buf, 3), *y = area(st, buf, 4);
+        const void *wire = NULL;
         if (enc >= 0) {
-            const int64_t nnz = sparse_nnz(area(st, buf, 3));
-            at = 3 * st->area, bytes = enc;
-            if (sparse_bitmap_bytes(nnz, step->len2, o->es) < enc)
-                at = 4 * st->area, bytes = sparse_to_bitmap(o, area(st, buf, 3), area(st, buf, 4));
+            bytes = sparse_pack(o, x, y, &wire);
         } else if (st->acc_sparse) {
-            char *x = area(st, buf, 3), *y = area(st, buf, 4);
             sparse_slice(o, acc, g, step->len2, x);
-            const int64_t nnz = sparse_nnz(x);
-            at = 4 * st->area;
-            if (nnz > sparse_max_nnz(step->len2, o->es))
-                sparse_decode(o, x, y);
-            else if (sparse_bitmap_bytes(nnz, step->len2, o->es) < sparse_bytes(nnz, o->es))
-                bytes = sparse_to_bitmap(o, x, y);
+            if (sparse_nnz(x) > sparse_max_nnz(step->len2, o->es))
+                sparse_decode(o, x, y), wire = y;
             else
-                at = 3 * st->area, bytes = sparse_bytes(nnz, o->es);
+                bytes = sparse_pack(o, x, y, &wire);
         }
+        if (wire)
+            at = (const char *)wire - area(st, buf, 0);
         sched_send_bytes(s, step->peer, BUF_TMP, at, bytes);
         account(st, step->len2 * es, bytes);
     }
@@ -372,14 +370,25 @@ int sparse_acc_build(const struct sched_params *p, struct schedule *s,
     return sparse_acc_build_blocks(p, s, steps, nsteps, output, p->count, NULL, 0);
 }
 
-double sparse_model_bytes(const struct sched_params *p, double merged)
+double sparse_model_range_bytes(const struct sched_params *p, double merged, double w)
 {
-    const double dense = (double)p->count * (double)p->elem_size;
+    const double dense = (double)p->count * w * (double)p->elem_size;
     if (!p->sparse || p->density <= 0)
         return dense;
-    const double d = 1 - pow(1 - fmin(p->density, 1), merged), k = d * (double)p->count;
-    const double index = 4 * k, bitmap = (double)p->count / 8;
-    return fmin(dense, SPARSE_HDR + fmin(index, bitmap) + k * (double)p->elem_size);
+    const double d = fmin(p->density, 1), support = p->support > 0 ? p->support : 1,
+                 span = p->span > 0 ? p->span : 1;
+    /* the support spread evenly over the span: a range of w holds at most
+     * min(w, span)/span of it (all of it for clustered data, w of it for
+     * scattered data) */
+    const double k = (double)p->count * sparse_union(d, support, merged) * fmin(w, span) / span;
+    const double index = 4 * k, bitmap = (double)p->count * w / 8,
+                 runs = 8 * fmax(k / fmax(p->run_length, 1), k > 0);
+    return fmin(dense, SPARSE_HDR + fmin(index, fmin(bitmap, runs)) + k * (double)p->elem_size);
+}
+
+double sparse_model_bytes(const struct sched_params *p, double merged)
+{
+    return sparse_model_range_bytes(p, merged, 1);
 }
 
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m)

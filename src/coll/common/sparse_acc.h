@@ -6,7 +6,8 @@
  * Who talks to whom is known at build time (the step list, pure index
  * arithmetic of the dense algorithm); what travels is not: each block goes
  * in whichever form is smallest when it is sent (dense, index/value pairs,
- * or bitmap and values, core/sparse.h), the receiver posts for the
+ * bitmap and values, or runs and values: sparse_pack, core/sparse.h), the
+ * receiver posts for the
  * dense size and learns the form from the size that arrived (SOP_UPTO), and
  * the resume function combines before emitting the next round.  The
  * reduce-scatter/allgather forms cut the partial into ranges of elements
@@ -71,9 +72,13 @@ struct sparse_step sparse_range_step(int kind, int peer, int64_t count, int L,
 int sparse_halving_steps(struct sparse_step *steps, int64_t count, int L, const int64_t *off,
                          int v, const int *peer);
 
-/* Expected bytes of a block combining `merged` ranks' inputs at density
- * p->density, positions independent (1 when the density is unknown). */
+/* Expected bytes of a block combining `merged` ranks' inputs in its
+ * smallest form, by the agreed shape (p->density, support, span,
+ * run_length; sparse_union): the whole vector, or the densest range of a
+ * fraction w of it, the one on the critical path of a halving step.  With
+ * the density unknown, the dense bytes. */
 double sparse_model_bytes(const struct sched_params *p, double merged);
+double sparse_model_range_bytes(const struct sched_params *p, double merged, double w);
 
 /* Cost of the input scan and the output's write, which the dense
  * algorithms do not pay: n g (a scan reads one stream and the write writes

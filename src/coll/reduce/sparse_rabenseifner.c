@@ -5,9 +5,9 @@
  * reduced ranges towards the root's virtual rank, each range travelling in
  * its smallest form; the root writes the dense result.
  *
- * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) as in
- * sparse_recursive_doubling.c):
- *     2 L a + sum_{s<L} B(2^s f)/2^(s+1) (b + g) + (p'-1)/p' B(p) b + n g
+ * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) and B(m, w) as in
+ * allreduce/sparse_rabenseifner.c):
+ *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g
  *     [+ a + B(1)(b + g)  fold, when p != p']
  *
  * Operand roles are rabenseifner.c's for commutative operations (the
@@ -58,7 +58,7 @@ double reduce_sparse_rabenseifner_cost(const struct sched_params *p, const struc
     const double f = (double)p->size / pof2, bp = sparse_model_bytes(p, p->size);
     double t = sparse_model_local(p, m) + 2 * L * m->alpha + bp * (pof2 - 1) / pof2 * m->beta;
     for (int i = 0; i < L; i++)
-        t += sparse_model_bytes(p, f * (1 << i)) / (2 << i) * (m->beta + m->gamma);
+        t += sparse_model_range_bytes(p, f * (1 << i), 1.0 / (2 << i)) * (m->beta + m->gamma);
     if (pof2 != p->size)
         t += m->alpha + sparse_model_bytes(p, 1) * (m->beta + m->gamma);
     return t;

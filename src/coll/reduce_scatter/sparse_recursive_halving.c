@@ -1,7 +1,8 @@
 /*
  * Sparse reduce-scatter (and reduce-scatter-block) by the recursive halving
  * of recursive_halving.c with Träff's neutral-element elimination: every
- * half travels in the smallest of its dense, index/value and bitmap forms
+ * half travels in the smallest of its dense, index/value, bitmap and runs
+ * forms
  * (common/sparse_acc.h), and the partial shrinks to the rank's own block.
  *
  * recursive_halving.c copies the input into scratch with folded block b at
@@ -12,9 +13,10 @@
  * the same halving steps run on position ranges.
  *
  * Cost (N the sum of counts, p' = 2^L = 2^floor(lg p), f = p/p', B(m) the
- * expected bytes of N elements combining m inputs, as in
- * sparse_recursive_doubling.c; equal counts):
- *     L a + sum_{s<L} B(2^s f)/2^(s+1) (b + g) + N g
+ * expected bytes of N elements combining m inputs and B(m, w) those of the
+ * densest range of a fraction w of them, as in
+ * allreduce/sparse_rabenseifner.c; equal counts):
+ *     L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + N g
  *     [+ 2 a + B(1)(b + g) + B(p) c/N b  fold, when p != p']
  *
  * Operand roles are recursive_halving.c's for commutative operations (the
@@ -94,7 +96,7 @@ double reduce_scatter_sparse_recursive_halving_cost(const struct sched_params *p
     const double f = (double)p->size / pof2;
     double t = sparse_model_local(&q, m) + L * m->alpha;
     for (int i = 0; i < L; i++)
-        t += sparse_model_bytes(&q, f * (1 << i)) / (2 << i) * (m->beta + m->gamma);
+        t += sparse_model_range_bytes(&q, f * (1 << i), 1.0 / (2 << i)) * (m->beta + m->gamma);
     if (pof2 != p->size && q.count > 0)
         t += 2 * m->alpha + sparse_model_bytes(&q, 1) * (m->beta + m->gamma) +
              sparse_model_bytes(&q, p->size) / p->size * m->beta;
