@@ -93,8 +93,9 @@ struct comm_state {
  * parameters) ran before on a communicator of this group, else freshly
  * built and cached (sched_cache.c).  Dynamic schedules and calls with
  * per-rank count vectors (reduce_scatter, alltoallv) are never cached: they
- * are built into cs->scratch.  A cached schedule stays pinned (never
- * evicted, even by another thread's call) until comm_release_schedule;
+ * are built into cs->scratch, freed when the call releases it.  A cached
+ * schedule stays pinned (never evicted, even by another thread's call)
+ * until comm_release_schedule;
  * cs->scratch serves one call on the communicator at a time.  NULL: out of
  * memory. */
 struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,

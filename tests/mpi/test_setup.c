@@ -220,7 +220,9 @@ static void test_segment(void)
            "call: its private dup)");
     MPI_Comm_free(&s);
     expect(stats().shm_bytes == shm, "the segment stays while a communicator of its group uses it");
+    long long before = stats().state_bytes;
     expect(sloavx(d), "sloavx on the dup after the split is freed");
+    expect(stats().state_bytes == before, "an alltoallv leaves no schedule with its communicator");
     MPI_Comm_free(&d);
     expect(stats().shm_bytes == (size > 1 ? shm0 : shm) && stats().state_bytes == bytes0,
            "freeing the group's last communicator frees its segment and state");
