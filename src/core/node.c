@@ -49,11 +49,11 @@ static int leaders_exchange(struct comm_state *cs, int *leader_of)
         rc = PMPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, cs->comm);
         setup_count_collective(1);
     }
-    /* Kept for the segment, unless the node state has a communicator
-     * already (an exchange for a group whose layout was dropped). */
-    struct node_state *ns = node_state_of(cs);
-    if (rc == MPI_SUCCESS && ns->comm == MPI_COMM_NULL)
-        ns->comm = node;
+    /* Kept for the segment.  The node state has no communicator yet: the
+     * exchange runs once per group state, before any segment, and the
+     * group's node state goes no later than its layout. */
+    if (rc == MPI_SUCCESS)
+        node_state_of(cs)->comm = node;
     else if (node != MPI_COMM_NULL)
         PMPI_Comm_free(&node);
     return rc;
