@@ -17,10 +17,9 @@ static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
     struct comm_state *cs = attr;
     int finalized = 0;
     PMPI_Finalized(&finalized);
-    if (!finalized) {
+    if (!finalized)
         PMPI_Comm_free(&cs->comm);
-        node_state_free(cs);
-    }
+    node_state_release(cs);
     sched_free(&cs->scratch);
     setup_stats.state_bytes -= cs->scratch_bytes;
     group_state_release(cs->grp);
@@ -45,7 +44,7 @@ int comm_state_get(MPI_Comm comm, struct comm_state **out)
     struct comm_state *cs = state_alloc(sizeof *cs);
     if (!cs)
         return MPI_ERR_NO_MEM;
-    cs->comm = cs->node_comm = MPI_COMM_NULL;
+    cs->comm = cs->own_node.comm = MPI_COMM_NULL;
     sched_init(&cs->scratch);
     PMPI_Comm_rank(comm, &cs->rank);
     PMPI_Comm_size(comm, &cs->size);

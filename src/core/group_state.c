@@ -126,7 +126,8 @@ static int group_state_get_locked(MPI_Comm comm, struct group_state **out)
         return MPI_ERR_NO_MEM;
     }
     *e = (struct group_state){.hash = hash, .size = size, .refs = 1, .group = g,
-                              .world = world, .shared = share};
+                              .world = world, .shared = share,
+                              .node = {.comm = MPI_COMM_NULL}};
     if (share) {
         e->next = *bucket;
         *bucket = e;

@@ -17,6 +17,19 @@
 
 size_t node_layout_bytes(int size) { return (4 * (size_t)size + 1) * sizeof(int); }
 
+/* The communicator's node state (node.h says which), bound on first use. */
+static struct node_state *node_state_of(struct comm_state *cs)
+{
+    if (!cs->node) {
+        int level = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&level);
+        const bool own = config_get()->setup_eager || level == MPI_THREAD_MULTIPLE;
+        cs->node = own ? &cs->own_node : &cs->grp->node;
+        cs->node->users++;
+    }
+    return cs->node;
+}
+
 /* The reference path: every rank learns its node from MPI and tells the
  * others its node's leader.  Keeps the node communicator it makes. */
 static int leaders_exchange(struct comm_state *cs, int *leader_of)
@@ -36,10 +49,13 @@ static int leaders_exchange(struct comm_state *cs, int *leader_of)
         rc = PMPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, cs->comm);
         setup_count_collective(1);
     }
-    if (rc != MPI_SUCCESS && node != MPI_COMM_NULL)
-        PMPI_Comm_free(&node);
+    /* Kept for the segment.  The node state has no communicator yet: the
+     * exchange runs once per group state, before any segment, and the
+     * group's node state goes no later than its layout. */
     if (rc == MPI_SUCCESS)
-        cs->node_comm = node;
+        node_state_of(cs)->comm = node;
+    else if (node != MPI_COMM_NULL)
+        PMPI_Comm_free(&node);
     return rc;
 }
 
@@ -108,7 +124,7 @@ int node_layout_get(struct comm_state *cs, const struct node_layout **out)
 
 /* The node's communicator when the layout was predicted: made from the
  * layout over the node's ranks alone, so no message leaves the node. */
-static int node_comm_create(struct comm_state *cs)
+static int node_comm_create(struct comm_state *cs, struct node_state *ns)
 {
     const struct node_layout *l = &cs->grp->layout;
     const int n = l->node_of[cs->rank];
@@ -122,7 +138,7 @@ static int node_comm_create(struct comm_state *cs)
     PMPI_Group_free(&all);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = PMPI_Comm_create_group(cs->comm, node, 0, &cs->node_comm);
+    rc = PMPI_Comm_create_group(cs->comm, node, 0, &ns->comm);
     setup_count_collective(0);
     PMPI_Group_free(&node);
     return rc;
@@ -130,29 +146,29 @@ static int node_comm_create(struct comm_state *cs)
 
 /* What this process allocated of its node's segment (the node's first rank
  * holds all of it). */
-static int64_t own_share(struct comm_state *cs)
+static int64_t own_share(const struct node_state *ns)
 {
     int node_rank = 0;
-    PMPI_Comm_rank(cs->node_comm, &node_rank);
-    return node_rank == 0 ? cs->shm_size : 0;
+    PMPI_Comm_rank(ns->comm, &node_rank);
+    return node_rank == 0 ? ns->size : 0;
 }
 
 /* (Re)allocates the node's segment with at least `bytes`, collectively over
  * the node; contents are not kept. */
-static int segment_alloc(struct comm_state *cs, int64_t bytes)
+static int segment_alloc(struct node_state *ns, int64_t bytes)
 {
     int node_rank, rc;
-    PMPI_Comm_rank(cs->node_comm, &node_rank);
-    int64_t old = cs->shm_size;
+    PMPI_Comm_rank(ns->comm, &node_rank);
+    int64_t old = ns->size;
     if (old > 0) {
         /* Every rank of the node is here, at the same point of its schedule,
          * only once none of them touches the old segment any more. */
-        rc = PMPI_Barrier(cs->node_comm);
-        setup_stats.shm_bytes -= own_share(cs);
+        rc = PMPI_Barrier(ns->comm);
+        setup_stats.shm_bytes -= own_share(ns);
         if (rc == MPI_SUCCESS)
-            rc = PMPI_Win_free(&cs->shm_win);
-        cs->shm = NULL;
-        cs->shm_size = 0;
+            rc = PMPI_Win_free(&ns->win);
+        ns->shm = NULL;
+        ns->size = 0;
         if (rc != MPI_SUCCESS)
             return rc;
         /* Growing by half at least keeps a slowly growing sequence of calls
@@ -164,27 +180,28 @@ static int segment_alloc(struct comm_state *cs, int64_t bytes)
     }
     void *base;
     rc = PMPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL,
-                                  cs->node_comm, &base, &cs->shm_win);
+                                  ns->comm, &base, &ns->win);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Aint got;
     int disp;
-    rc = PMPI_Win_shared_query(cs->shm_win, 0, &got, &disp, &cs->shm);
+    rc = PMPI_Win_shared_query(ns->win, 0, &got, &disp, &ns->shm);
     if (rc != MPI_SUCCESS || got < bytes) {
-        PMPI_Win_free(&cs->shm_win);
-        cs->shm = NULL;
+        PMPI_Win_free(&ns->win);
+        ns->shm = NULL;
         return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
     }
-    cs->shm_size = bytes;
-    setup_stats.shm_bytes += own_share(cs);
+    ns->size = bytes;
+    setup_stats.shm_bytes += own_share(ns);
     return MPI_SUCCESS;
 }
 
 static int segment_grow(struct coll_call *c, int64_t bytes)
 {
-    int rc = segment_alloc(c->cs, bytes);
-    c->shm = c->cs->shm;
-    c->shm_size = c->cs->shm_size;
+    struct node_state *ns = c->cs->node;
+    int rc = segment_alloc(ns, bytes);
+    c->shm = ns->shm;
+    c->shm_size = ns->size;
     return rc;
 }
 
@@ -194,33 +211,41 @@ int node_segment_attach(struct coll_call *c)
     const struct node_layout *l = &cs->grp->layout;
     if (!cs->grp->layout_mem)
         return MPI_ERR_INTERN;
-    if (cs->node_comm == MPI_COMM_NULL) {
-        int rc = node_comm_create(cs);
+    struct node_state *ns = node_state_of(cs);
+    if (ns->comm == MPI_COMM_NULL) {
+        int rc = node_comm_create(cs, ns);
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    if (cs->shm_size == 0) {
+    if (ns->size == 0) {
         int n = l->node_of[cs->rank];
-        int rc = segment_alloc(cs, node_meta_bytes(l->node_start[n + 1] - l->node_start[n], cs->size));
+        int rc = segment_alloc(ns, node_meta_bytes(l->node_start[n + 1] - l->node_start[n], cs->size));
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    c->shm = cs->shm;
-    c->shm_size = cs->shm_size;
+    c->shm = ns->shm;
+    c->shm_size = ns->size;
     c->shm_grow = segment_grow;
     return MPI_SUCCESS;
 }
 
-void node_state_free(struct comm_state *cs)
+void node_state_release(struct comm_state *cs)
 {
-    if (cs->shm_size > 0) {
-        setup_stats.shm_bytes -= own_share(cs);
-        PMPI_Win_free(&cs->shm_win);
+    struct node_state *ns = cs->node;
+    cs->node = NULL;
+    if (!ns || --ns->users > 0)
+        return;
+    int finalized = 0;
+    PMPI_Finalized(&finalized);
+    if (!finalized && ns->size > 0) {
+        setup_stats.shm_bytes -= own_share(ns);
+        PMPI_Win_free(&ns->win);
     }
-    if (cs->node_comm != MPI_COMM_NULL)
-        PMPI_Comm_free(&cs->node_comm);
-    cs->shm = NULL;
-    cs->shm_size = 0;
+    if (!finalized && ns->comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&ns->comm);
+    ns->comm = MPI_COMM_NULL;
+    ns->shm = NULL;
+    ns->size = 0;
 }
 
 int colibri_node_layout(MPI_Comm comm, int node_of[], int *n_nodes)

@@ -25,15 +25,27 @@ int node_layout_get(struct comm_state *cs, const struct node_layout **out);
 size_t node_layout_bytes(int size);
 
 /* Binds c->shm, c->shm_size and c->shm_grow to the communicator's node
- * segment (needs node_layout_get first).  The first call on a communicator
+ * segment (needs node_layout_get first).  The first call on a node state
  * creates the node's communicator if the layout exchange did not (collective
  * over the node's ranks only) and allocates the segment, collectively over
  * the node, with room for the metadata of patterns/nodes.h
  * (node_meta_bytes); shm_grow reallocates it, collectively over the node,
- * without keeping its contents. */
+ * without keeping its contents.
+ *
+ * Which node state: the group's, shared by its communicators, unless
+ * operations on two of them can overlap, when each has its own.  Only
+ * blocking calls use a node state (node-aware algorithms are blocking-only),
+ * so two of them overlap only when two threads call at once: the state is
+ * the communicator's own under MPI_THREAD_MULTIPLE, and with eager setup
+ * (every communicator set up in full, the comparison).  Sharing is the same
+ * choice on every member: they see the same group and thread level, and
+ * group states live and die with the same collective calls and frees,
+ * which a correct program orders alike on every rank. */
 int node_segment_attach(struct coll_call *c);
 
-/* Frees the node communicator and segment (comm_state.c, on state deletion). */
-void node_state_free(struct comm_state *cs);
+/* Drops the communicator's use of its node state, freeing the node
+ * communicator and segment with their last user (comm_state.c, on state
+ * deletion; collective over the node unless MPI is finalized). */
+void node_state_release(struct comm_state *cs);
 
 #endif

@@ -23,6 +23,16 @@ const char *coll_fname(colibri_coll coll, enum call_kind kind);
 
 struct sched_entry;
 
+/* A node's communicator and shared segment, for node-aware algorithms
+ * (node.c): set up on first use, freed with the last communicator using it. */
+struct node_state {
+    MPI_Comm comm;    /* MPI_COMM_NULL: not created yet */
+    MPI_Win win;      /* valid while size > 0 */
+    void *shm;        /* the segment, contiguous across the node's ranks */
+    int64_t size;
+    int users;        /* communicator states using it */
+};
+
 /* What depends only on a communicator's group, shared by every communicator
  * with the same group (a dup chain, the same split made twice): the node
  * layout and the cached schedules (a schedule depends on the group only
@@ -40,6 +50,7 @@ struct group_state {
     bool shared;              /* in the table (lazy setup); eager states are private */
     struct node_layout layout;
     int *layout_mem;          /* NULL: layout not computed yet */
+    struct node_state node;   /* used by its communicators when they cannot overlap (node.h) */
     struct sched_entry *cached; /* this group's cached schedules (sched_cache.c) */
 };
 
@@ -71,20 +82,20 @@ struct comm_state {
         double density, support, span, run_length; /* as in sched_params */
         int uses;
     } estimate[COLIBRI_ALLTOALL]; /* the reductions: allreduce .. reduce_scatter_block */
-    /* Node-aware algorithms (node.c), set up on first use: the node's
-     * communicator and its shared segment. */
-    MPI_Comm node_comm; /* MPI_COMM_NULL: not created yet */
-    MPI_Win shm_win;    /* valid while shm_size > 0 */
-    void *shm;          /* the segment, contiguous across the node's ranks */
-    int64_t shm_size;
+    /* Node-aware algorithms (node.c): the group's node state, or this
+     * communicator's own where operations on two communicators of the group
+     * may overlap (node_state_bind). */
+    struct node_state *node;
+    struct node_state own_node;
 };
 
 /* The schedule for a call: a cached one when the same (algorithm, call
  * parameters) ran before on a communicator of this group, else freshly
  * built and cached (sched_cache.c).  Dynamic schedules and calls with
  * per-rank count vectors (reduce_scatter, alltoallv) are never cached: they
- * are built into cs->scratch.  A cached schedule stays pinned (never
- * evicted, even by another thread's call) until comm_release_schedule;
+ * are built into cs->scratch, freed when the call releases it.  A cached
+ * schedule stays pinned (never evicted, even by another thread's call)
+ * until comm_release_schedule;
  * cs->scratch serves one call on the communicator at a time.  NULL: out of
  * memory. */
 struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,

@@ -192,9 +192,17 @@ struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
 
 void comm_release_schedule(struct comm_state *cs, struct schedule *s)
 {
-    if (!s || s == &cs->scratch)
+    if (!s)
         return;
     setup_lock();
-    ((struct sched_entry *)((char *)s - offsetof(struct sched_entry, s)))->pins--;
+    if (s == &cs->scratch) {
+        /* An uncached schedule served this call only, and one with per-rank
+         * counts (alltoallv: every block copied in and out) holds O(p)
+         * operations once it has run: an idle communicator keeps none. */
+        sched_free(&cs->scratch);
+        scratch_account(cs);
+    } else {
+        ((struct sched_entry *)((char *)s - offsetof(struct sched_entry, s)))->pins--;
+    }
     setup_unlock();
 }

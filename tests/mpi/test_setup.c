@@ -7,7 +7,8 @@
  *  - a first collective builds only its own state (no node layout, no
  *    segment for a reduction);
  *  - communicators of one group share its state: a dup of MPI_COMM_WORLD
- *    and a dup chain find it, and reuse the schedules cached for it;
+ *    and a dup chain find it, and reuse the schedules cached for it, and
+ *    the node communicator and segment of node-aware algorithms;
  *  - a derived communicator's node layout is predicted, with no
  *    communication, and equals MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)'s;
  *  - freeing gives every byte back, and 10^4 create/use/free cycles leave
@@ -176,30 +177,55 @@ static void test_creation_is_free(void)
     free(evens);
 }
 
-/* A node-aware exchange allocates the communicator's segment; freeing the
- * communicator frees it. */
+static int sloavx(MPI_Comm comm)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    MPI_Count *cnt = malloc((size_t)p * sizeof *cnt);
+    MPI_Aint *dsp = malloc((size_t)p * sizeof *dsp);
+    char *sb = malloc((size_t)p), *rb = malloc((size_t)p);
+    for (int j = 0; j < p; j++)
+        cnt[j] = 1, dsp[j] = j, sb[j] = (char)(r + j);
+    int ok = colibri_alltoallv(sb, cnt, dsp, MPI_CHAR, rb, cnt, dsp, MPI_CHAR, comm, "sloavx") ==
+             MPI_SUCCESS;
+    for (int j = 0; j < p; j++)
+        ok = ok && rb[j] == (char)(j + r);
+    free(cnt), free(dsp), free(sb), free(rb);
+    return ok;
+}
+
+/* A node-aware exchange allocates its node's segment.  Communicators of one
+ * group share the node communicator and segment (this test is not
+ * MPI_THREAD_MULTIPLE, so their blocking calls cannot overlap): a dup's
+ * first sloavx costs only its private dup, the segment outlives a
+ * communicator while another of its group uses it, and goes with the last
+ * (at p = 1 the split's group is MPI_COMM_WORLD's, whose layout exchange
+ * made the world a user of that node state: there it stays with the world). */
 static void test_segment(void)
 {
     long long bytes0 = stats().state_bytes, shm0 = stats().shm_bytes;
-    MPI_Comm d;
-    MPI_Comm_dup(MPI_COMM_WORLD, &d);
-    MPI_Count *cnt = malloc(2 * (size_t)size * sizeof *cnt);
-    MPI_Aint *dsp = malloc((size_t)size * sizeof *dsp);
-    char *sb = malloc((size_t)size), *rb = malloc((size_t)size);
-    for (int j = 0; j < size; j++)
-        cnt[j] = 1, dsp[j] = j, sb[j] = (char)(rank + j);
-    int rc = colibri_alltoallv(sb, cnt, dsp, MPI_CHAR, rb, cnt, dsp, MPI_CHAR, d, "sloavx");
-    int ok = rc == MPI_SUCCESS;
-    for (int j = 0; j < size; j++)
-        ok = ok && rb[j] == (char)(j + rank);
-    expect(ok, "sloavx on a dup");
+    MPI_Comm s, d;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &s); /* reversed: its own group if p > 1 */
+    expect(sloavx(s), "sloavx on a split");
     long long shm = stats().shm_bytes, any = 0;
     PMPI_Allreduce(&shm, &any, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     expect(any > 0, "sloavx allocated a segment");
+    MPI_Comm_dup(s, &d);
+    struct colibri_setup_stats a = stats(), b;
+    expect(sloavx(d), "sloavx on a dup of the split");
+    b = stats();
+    expect(b.setup_collectives == a.setup_collectives + 1 && b.shm_bytes == a.shm_bytes,
+           "a dup's first sloavx shares its group's node communicator and segment (one setup "
+           "call: its private dup)");
+    MPI_Comm_free(&s);
+    expect(stats().shm_bytes == shm, "the segment stays while a communicator of its group uses it");
+    long long before = stats().state_bytes;
+    expect(sloavx(d), "sloavx on the dup after the split is freed");
+    expect(stats().state_bytes == before, "an alltoallv leaves no schedule with its communicator");
     MPI_Comm_free(&d);
-    expect(stats().shm_bytes == shm0 && stats().state_bytes == bytes0,
-           "freeing the communicator frees its segment and state");
-    free(cnt), free(dsp), free(sb), free(rb);
+    expect(stats().shm_bytes == (size > 1 ? shm0 : shm) && stats().state_bytes == bytes0,
+           "freeing the group's last communicator frees its segment and state");
 }
 
 /* One cycle: a communicator (a dup or one of three splits) created, used
@@ -269,6 +295,7 @@ static void test_eager(void)
     setenv("COLIBRI_SETUP", "eager", 1);
     colibri_config_reload();
     struct colibri_setup_stats a = stats(), b;
+    const long long a0 = a.state_bytes;
     MPI_Comm d;
     MPI_Comm_dup(MPI_COMM_WORLD, &d);
     allreduce(d, 8);
@@ -279,8 +306,17 @@ static void test_eager(void)
                b.layout_collectives == a.layout_collectives + 3,
            "eager: the layout exchanged on first use (split_type, allreduce, allgather)");
     expect(layout_matches(d), "eager: the exchanged layout is right");
+    expect(sloavx(d), "eager: sloavx");
+    MPI_Comm d2;
+    MPI_Comm_dup(d, &d2);
+    a = stats();
+    expect(sloavx(d2), "eager: sloavx on a dup");
+    b = stats();
+    expect(b.setup_collectives == a.setup_collectives + 5 && b.layouts_exchanged == a.layouts_exchanged + 1,
+           "eager: a dup sets up in full (private dup, layout exchange of 3 calls, its own segment)");
+    MPI_Comm_free(&d2);
     MPI_Comm_free(&d);
-    expect(stats().state_bytes == a.state_bytes, "eager: freeing gives the bytes back");
+    expect(stats().state_bytes == a0, "eager: freeing gives the bytes back");
     unsetenv("COLIBRI_SETUP");
     colibri_config_reload();
 }

@@ -53,6 +53,7 @@ struct sloavx {
     int p, me, li, nloc, node, n_nodes, leader, radix;
     int *node_of, *node_start, *node_ranks;   /* the layout, copied */
     int64_t *sc, *sd, *rc, *rd;               /* this rank's counts, copied */
+    int64_t *send_off, *recv_off, *local_off; /* segment offsets (segment_offsets) */
     int64_t *meta;                            /* nloc x 2p: the node's counts */
     int64_t send_at, recv_at;                 /* segment offsets of the data areas */
     int stage;
@@ -95,42 +96,39 @@ static void from_leader(struct sloavx *x, struct schedule *s)
         sched_signal(s, x->node_ranks[x->node_start[x->node] + i]);
 }
 
-/* Offset in the send area of the block from local rank (index) ls to rank
- * d: areas ordered by destination node, destination rank, local source. */
-static int64_t send_pos(const struct sloavx *x, int ls, int d)
+/* The segment offsets of this call's blocks, from the node's metadata:
+ * send_off[d], this rank's block to rank d in the send area (ordered by
+ * destination node, destination rank, local source); local_off[l], the
+ * block from local rank (index) l to this rank there; recv_off[s], the
+ * block from rank s (another node) to this rank in the receive area
+ * (ordered by source node, local destination, source rank: how the source
+ * node's send area orders its aggregated block for this node).  Each is a
+ * prefix sum over the node's blocks: one pass for all, O(p L), where
+ * looking blocks up one at a time cost O(p^2 L) per call. */
+static void segment_offsets(struct sloavx *x)
 {
     int64_t off = x->send_at;
-    int m = x->node_of[d];
-    for (int q = x->node_start[0]; q < x->node_start[m + 1]; q++) {
-        int dd = x->node_ranks[q];
+    for (int q = 0; q < x->p; q++) {
+        int d = x->node_ranks[q];
         for (int l = 0; l < x->nloc; l++) {
-            if (dd == d && l == ls)
-                return off;
-            off += meta_send(x, l, dd);
+            if (l == x->li)
+                x->send_off[d] = off;
+            if (d == x->me)
+                x->local_off[l] = off;
+            off += meta_send(x, l, d);
         }
     }
-    return off;
-}
-
-/* Offset in the receive area of the block from rank s (another node) to
- * local rank (index) ld: areas ordered by source node, local destination,
- * source rank, which is how the source node's send area orders its
- * aggregated block for this node. */
-static int64_t recv_pos(const struct sloavx *x, int s, int ld)
-{
-    int64_t off = x->recv_at;
-    int n = x->node_of[s];
-    for (int m = 0; m <= n; m++) {
+    off = x->recv_at;
+    for (int m = 0; m < x->n_nodes; m++) {
         if (m == x->node)
             continue;
         for (int l = 0; l < x->nloc; l++)
             for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++) {
-                if (x->node_ranks[q] == s && l == ld)
-                    return off;
+                if (l == x->li)
+                    x->recv_off[x->node_ranks[q]] = off;
                 off += meta_recv(x, l, x->node_ranks[q]);
             }
     }
-    return off;
 }
 
 /* Copies the blocks from ranks of this node straight out of the segment. */
@@ -138,7 +136,7 @@ static void node_internal(struct sloavx *x, struct schedule *s)
 {
     for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
         int src = x->node_ranks[q];
-        sched_copy(s, BUF_SHM, send_pos(x, q - x->node_start[x->node], x->me), BUF_RECV, x->rd[src],
+        sched_copy(s, BUF_SHM, x->local_off[q - x->node_start[x->node]], BUF_RECV, x->rd[src],
                    x->rc[src]);
     }
 }
@@ -160,9 +158,10 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
     x->recv_at = x->send_at + send_total;
     /* The same on every rank of the node: all read the same metadata. */
     s->shm_bytes = x->recv_at + recv_total;
+    segment_offsets(x);
 
     for (int d = 0; d < p; d++)
-        sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, send_pos(x, x->li, d), x->sc[d]);
+        sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
     sched_round(s);
     to_leader(x, s);
     sched_round(s);
@@ -219,7 +218,7 @@ static void deliver(struct sloavx *x, struct schedule *s)
         node_internal(x, s);
     for (int r = 0; r < x->p; r++)
         if (x->node_of[r] != x->node)
-            sched_copy(s, BUF_SHM, recv_pos(x, r, x->li), BUF_RECV, x->rd[r], x->rc[r]);
+            sched_copy(s, BUF_SHM, x->recv_off[r], BUF_RECV, x->rd[r], x->rc[r]);
     sched_round(s);
 }
 
@@ -271,7 +270,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     s->state = x;
     s->free_state = sloavx_free;
     x->node_of = malloc((3 * (size_t)P + 1) * sizeof *x->node_of);
-    x->sc = malloc(4 * (size_t)P * sizeof *x->sc);
+    x->sc = malloc(7 * (size_t)P * sizeof *x->sc);
     if (!x->node_of || !x->sc)
         return -1;
     x->p = P, x->me = p->rank, x->radix = p->radix;
@@ -287,6 +286,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     x->leader = l->node_ranks[l->node_start[x->node]];
     x->bruck = x->li == 0 && x->n_nodes > 1;
     x->sd = x->sc + P, x->rc = x->sc + 2 * P, x->rd = x->sc + 3 * P;
+    x->send_off = x->sc + 4 * P, x->recv_off = x->sc + 5 * P, x->local_off = x->sc + 6 * P;
     memcpy(x->sc, p->scounts, (size_t)P * sizeof *x->sc);
     memcpy(x->sd, p->sdispls, (size_t)P * sizeof *x->sd);
     memcpy(x->rc, p->rcounts, (size_t)P * sizeof *x->rc);
