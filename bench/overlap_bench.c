@@ -170,6 +170,10 @@ int main(int argc, char **argv)
     const long per_rank = c == IALLREDUCE ? hi : hi * size;
     struct bufs b = {calloc((size_t)per_rank, 1), calloc((size_t)per_rank, 1),
                      calloc((size_t)size, sizeof(MPI_Count)), calloc((size_t)size, sizeof(MPI_Aint))};
+    /* dense data (1.0, every double): zeros would let colibri's blocking
+     * allreduce go sparse, which the nonblocking one does not */
+    for (long i = 0; i + 8 <= per_rank; i += 8)
+        memcpy(b.in + i, &(double){1.0}, 8);
     const char *thread = getenv("COLIBRI_PROGRESS_THREAD");
     if (rank == 0)
         printf("# %s, %d ranks, progress thread %s, MPI_THREAD_MULTIPLE %s, compute %g x pure\n"
