@@ -34,7 +34,7 @@ instructions() { # native|colibri blocking|nonblocking
       echo "$impl blocking=$(instructions $impl blocking) nonblocking=$(instructions $impl nonblocking)"
     done
   fi
-  echo "# microseconds per call, 8 bytes (fastest of 10 repetitions)"
+  echo "# microseconds per call, 8 bytes (fastest repetition; arguments: ${*:-none})"
   for np in 1 2; do
     echo "native  $(mpirun -n $np $bin "$@")"
     echo "colibri $(LD_PRELOAD=$lib mpirun -n $np $bin "$@")"
