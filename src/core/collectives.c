@@ -96,7 +96,7 @@ static void reduction_destroy(struct coll_op *op)
     struct reduction_op *r = (struct reduction_op *)op;
     free(r->counts);
     if (op->kind != CALL_BLOCKING)
-        op_dealloc(r, sizeof *r);
+        free(r);
 }
 
 /*
@@ -159,7 +159,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     const int tsize = pf->tsize;
 
     /* The blocking call lives on the stack. */
-    struct reduction_op local, *r = kind == CALL_BLOCKING ? &local : op_alloc(sizeof *r);
+    struct reduction_op local, *r = kind == CALL_BLOCKING ? &local : malloc(sizeof *r);
     if (!r)
         return raise_error(a->comm, fname, MPI_ERR_NO_MEM, "out of memory");
     op_clear(&r->op);

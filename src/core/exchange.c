@@ -237,7 +237,7 @@ static void exchange_destroy(struct coll_op *op)
     free(e->bytes);
     free(e->elems);
     if (op->kind != CALL_BLOCKING)
-        op_dealloc(e, sizeof *e);
+        free(e);
 }
 
 /* Keeps the caller's alltoallv arrays for an operation that outlives the
@@ -309,7 +309,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         return raise_error(a->comm, fn, rc, msg);
 
     /* The blocking call lives on the stack. */
-    struct exchange_op local, *e = kind == CALL_BLOCKING ? &local : op_alloc(sizeof *e);
+    struct exchange_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);
     if (!e)
         return raise_error(a->comm, fn, MPI_ERR_NO_MEM, "out of memory");
     op_clear(&e->op);

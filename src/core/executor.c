@@ -341,7 +341,8 @@ void exec_release(struct exec *x)
 
 /* Blocking runs keep their scratch for the thread's next one, up to
  * KEEP_BYTES a buffer: a malloc and a free per call were a quarter of a
- * short allreduce's instructions. */
+ * short allreduce's instructions.  What a thread keeps (at most 512 KiB)
+ * stays until the process ends. */
 #define KEEP_BYTES (256 * 1024)
 static _Thread_local struct {
     void *block;

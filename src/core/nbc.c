@@ -91,42 +91,6 @@ static int op_epilogue(struct coll_op *op, int rc)
     return rc;
 }
 
-/*
- * Operation objects are 2 KB (the inline requests), past malloc's
- * per-thread cache: malloc and free of one were a third of a short
- * nonblocking call's instructions.  A few freed ones are kept for the next
- * calls (blocks of OP_BLOCK bytes, so any kept one fits any operation).
- */
-enum { OP_BLOCK = 2560, OP_KEPT = 8 };
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static void *pool[OP_KEPT];
-static int n_pool;
-
-void *op_alloc(size_t bytes)
-{
-    if (bytes > OP_BLOCK)
-        return malloc(bytes);
-    void *p = NULL;
-    pthread_mutex_lock(&pool_lock);
-    if (n_pool > 0)
-        p = pool[--n_pool];
-    pthread_mutex_unlock(&pool_lock);
-    return p ? p : malloc(OP_BLOCK);
-}
-
-void op_dealloc(void *p, size_t bytes)
-{
-    if (p && bytes <= OP_BLOCK) {
-        pthread_mutex_lock(&pool_lock);
-        if (n_pool < OP_KEPT) {
-            pool[n_pool++] = p;
-            p = NULL;
-        }
-        pthread_mutex_unlock(&pool_lock);
-    }
-    free(p);
-}
-
 void op_clear(struct coll_op *op)
 {
     memset(op, 0, offsetof(struct coll_op, pre));

@@ -70,11 +70,6 @@ struct coll_op {
     struct exec x;
 };
 
-/* Memory for a nonblocking or persistent operation object of `bytes`
- * (the collective's struct that begins with a coll_op), and its release. */
-void *op_alloc(size_t bytes);
-void op_dealloc(void *p, size_t bytes);
-
 /* Readies a new operation (on the stack or from malloc) for its fields to
  * be set. */
 void op_clear(struct coll_op *op);
