@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Density sweep of the sparse allreduce (bench/sparse_bench.c) under SimGrid
-# SMPI, written to docs/data/sparse/.  See docs/sparse.md.
+# Density sweep of the sparse allreduce or reduce (bench/sparse_bench.c)
+# under SimGrid SMPI, written to docs/data/sparse/.  See docs/sparse.md.
 #
 #   P=64 MAX=4M scripts/bench_sparse.sh
+#   COLL=reduce ...  MPI_Reduce (root 0) instead of MPI_Allreduce; the CSV's
+#                   name starts with "reduce-"
+#   TAG=8M-64M ...   appended to the CSV's name (a partial sweep)
 #   COMPUTE=1 ...   time local computation too, 1:1 with this machine's CPU
 #                   (smpi/host-speed set to the platform's 100 Gflop/s);
 #                   otherwise only communication is simulated (deterministic).
@@ -15,7 +18,10 @@ MIN=${MIN:-8K}
 MAX=${MAX:-4M}
 DENS=${DENS:-1,0.1,0.01,0.001,0.0001}
 ITERS=${ITERS:-2}
+COLL=${COLL:-allreduce}
 OUT=${OUT:-docs/data/sparse}
+prefix=; [ "$COLL" = allreduce ] || prefix=$COLL-
+suffix=${TAG:+-$TAG}
 mkdir -p "$OUT"
 bytes() { numfmt --from=iec "$1"; }
 if [ -n "${REAL:-}" ]; then
@@ -23,8 +29,8 @@ if [ -n "${REAL:-}" ]; then
   mpicc -std=c11 -O3 -D_GNU_SOURCE -Iinclude bench/sparse_bench.c -o build/bin/sparse-bench \
     -Lbuild/lib -Wl,-rpath,"$PWD/build/lib" -lcolibri -lm
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_op=^avx
-  csv=$OUT/real-p$P.csv
-  mpirun --oversubscribe -n "$P" build/bin/sparse-bench -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" \
+  csv=$OUT/${prefix}real-p$P$suffix.csv
+  mpirun --oversubscribe -n "$P" build/bin/sparse-bench -c "$COLL" -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" \
     -d "$DENS" -i "$ITERS" -o "$csv"
   echo "wrote $csv"
   exit 0
@@ -37,9 +43,9 @@ if [ -n "${COMPUTE:-}" ]; then
 else
   mode=comm; cfg=(--cfg=smpi/simulate-computation:no)
 fi
-csv=$OUT/smpi-p$P-$mode.csv
+csv=$OUT/${prefix}smpi-p$P-$mode$suffix.csv
 smpirun -np "$P" -platform platforms/cluster-1024.xml -hostfile platforms/hostfile-1024.txt \
   --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --log=root.thres:warning "${cfg[@]}" \
-  build-smpi/bin/sparse-bench -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" -d "$DENS" -i "$ITERS" \
+  build-smpi/bin/sparse-bench -c "$COLL" -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" -d "$DENS" -i "$ITERS" \
   -o "$csv"
 echo "wrote $csv"

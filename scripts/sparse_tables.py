@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Markdown tables of the sparse allreduce sweep (scripts/bench_sparse.sh).
+"""Markdown tables of the sparse allreduce or reduce sweep (scripts/bench_sparse.sh).
 
     scripts/sparse_tables.py [--update docs/sparse.md] [--plot DIR] CSV...
 
 Per CSV and position pattern (random, clustered): one row per vector size
 with colibri's dense algorithm and its time, then for every density the
 speed-up of the two forced sparse algorithms and of auto over dense
-("recursive doubling / Rabenseifner / auto"), and the native allreduce at d = 100%.  With --update
+("recursive doubling (binomial for reduce) / Rabenseifner / auto"), and the native allreduce at d = 100%.  With --update
 the tables of each CSV replace what lies between
 "<!-- sparse-tables:NAME:begin -->" and "<!-- sparse-tables:NAME:end -->",
 NAME the CSV's file name without ".csv"; otherwise they go to stdout.
@@ -34,16 +34,19 @@ def pct(d):
 
 def tables(path):
     t = collections.defaultdict(dict)   # (positions, bytes, density) -> alg -> (usec, ran)
+    coll = "allreduce"
     for r in csv.DictReader(open(path)):
         t[(r["positions"], int(r["bytes"]), r["density"])][r["alg"]] = (float(r["usec"]), r["ran"])
+        coll = r.get("coll", coll)
+    first = "sparse_binomial" if coll == "reduce" else "sparse_recursive_doubling"
     out = []
     for pos in sorted({k[0] for k in t}, key=lambda x: x != "random"):
         dens = sorted({k[2] for k in t if k[0] == pos}, key=float, reverse=True)
         sizes = sorted({k[1] for k in t if k[0] == pos})
         out.append(f"{pos} positions: dense time (µs) and speed-up over it of "
-                   "sparse_recursive_doubling / sparse_rabenseifner / auto\n")
+                   f"{first} / sparse_rabenseifner / auto\n")
         out.append("| size | dense alg | dense µs | " + " | ".join(f"d={pct(d)}" for d in dens) +
-                   " | native µs (d=100%) |")
+                   f" | native {coll} µs (d=100%) |")
         out.append("|---" * (len(dens) + 4) + "|")
         for b in sizes:
             ref = next((t[(pos, b, d)]["dense"] for d in dens if "dense" in t[(pos, b, d)]), None)
@@ -92,7 +95,7 @@ def plot(path, outdir):
     axes[0][0].set_ylabel("speed-up over colibri dense")
     axes[0][-1].legend(fontsize=7, ncol=2)
     name = os.path.basename(path)[:-4]
-    fig.suptitle(f"sparse allreduce, {name}")
+    fig.suptitle(f"sparse {'reduce' if name.startswith('reduce') else 'allreduce'}, {name}")
     fig.tight_layout()
     out = os.path.join(outdir, f"sparse-{name}.png")
     fig.savefig(out, dpi=110)
