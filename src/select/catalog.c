@@ -30,7 +30,7 @@ const struct algorithm catalog[] = {
         "B(m) = min(n s, 16 + min(4 k, n/8, 8 k/l) + s k), k = n U(m), U the union of m inputs "
         "(density d, support, run length l: core/sparse.h)"),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_rabenseifner, R_NEUTRAL,
-        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g "
+        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + sum_{i<lg p'} B(p, 2^i/p') b + n g "
         "[+ 2 a + (B(1) + B(p)) b + B(1) g fold], B(m) as sparse_recursive_doubling, "
         "B(m, w) its densest range of a fraction w (span)"),
 
@@ -45,7 +45,7 @@ const struct algorithm catalog[] = {
         "B(m) = min(n s, 16 + min(4 k, n/8, 8 k/l) + s k), k = n U(m), U the union of m inputs "
         "(density d, support, run length l: core/sparse.h)"),
     ALG(reduce, COLIBRI_REDUCE, sparse_rabenseifner, R_NEUTRAL,
-        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g "
+        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + sum_{i<lg p'} B(p, 2^i/p') b + n g "
         "[+ a + B(1)(b + g) fold], B(m), B(m, w) as allreduce sparse_rabenseifner"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0,

@@ -19,8 +19,8 @@ csv=$(mktemp)
 trap 'rm -f "$csv"' EXIT
 smpi_run 64 "$exe" -m 1048576 -M 1048576 -d 1,0.01 -i 1 -o "$csv"
 cat "$csv"
-awk -F, '$4 == "random" { t[$3 "," $5] = $7; ran[$3 "," $5] = $6 }
-  $4 == "clustered" && $3 == 0.01 { c[$5] = $7; if ($5 == "auto") cran = $6 }
+awk -F, '$5 == "random" { t[$4 "," $6] = $8; ran[$4 "," $6] = $7 }
+  $5 == "clustered" && $4 == 0.01 { c[$6] = $8; if ($6 == "auto") cran = $7 }
   END {
     bad = 0
     d1 = t["0.01,dense"]; a1 = t["0.01,auto"]; dd = t["1,dense"]; ad = t["1,auto"]

@@ -386,8 +386,8 @@ static void test_union_model(void)
  * only Rabenseifner's halving keeps bytes down; dense data stays dense.
  * With the shape unknown (density alone, the model before the union
  * estimate) the clustered case goes to Rabenseifner. */
-static const char *select_for(const struct sparse_op *o, int64_t n, double d, bool clustered,
-                              bool shape)
+static const char *select_for(const struct sparse_op *o, colibri_coll coll, int64_t n, double d,
+                              bool clustered, bool shape)
 {
     const int p = 64;
     double v[SPARSE_AGREE], *x = malloc((size_t)n * sizeof *x);
@@ -411,7 +411,7 @@ static const char *select_for(const struct sparse_op *o, int64_t n, double d, bo
                               .sparse = o, .density = sh.density};
     if (shape)
         sp.support = sh.support, sp.span = sh.span, sp.run_length = sh.run_length;
-    const struct algorithm *a = select_auto(COLIBRI_ALLREDUCE, &sp);
+    const struct algorithm *a = select_auto(coll, &sp);
     return a ? a->name : "native";
 }
 
@@ -419,21 +419,29 @@ static void test_selection(void)
 {
     struct sparse_op o;
     kernel_sparse_op(MPI_SUM, MPI_DOUBLE, &o);
-    const int64_t n = 1 << 17;
     const struct {
+        colibri_coll coll;
+        int64_t n;
         double d;
         bool clustered, shape;
         const char *want;
     } cases[] = {
-        {0.01, true, true, "sparse_recursive_doubling"},
-        {0.001, true, true, "sparse_recursive_doubling"},
-        {0.01, false, true, "sparse_rabenseifner"},
-        {0.01, true, false, "sparse_rabenseifner"},
-        {1, false, true, "rabenseifner"},
+        {COLIBRI_ALLREDUCE, 1 << 17, 0.01, true, true, "sparse_recursive_doubling"},
+        {COLIBRI_ALLREDUCE, 1 << 17, 0.001, true, true, "sparse_recursive_doubling"},
+        {COLIBRI_ALLREDUCE, 1 << 17, 0.01, false, true, "sparse_rabenseifner"},
+        {COLIBRI_ALLREDUCE, 1 << 17, 0.01, true, false, "sparse_rabenseifner"},
+        {COLIBRI_ALLREDUCE, 1 << 17, 1, false, true, "rabenseifner"},
+        /* 8 MiB: the allgather must forward a clustered result whole at
+         * every step whose range holds it (charged (p-1)/p of it, auto
+         * took Rabenseifner here at half recursive doubling's speed) */
+        {COLIBRI_ALLREDUCE, 1 << 20, 0.01, true, true, "sparse_recursive_doubling"},
+        {COLIBRI_REDUCE, 1 << 20, 0.01, true, true, "sparse_binomial"},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const char *got = select_for(&o, n, cases[i].d, cases[i].clustered, cases[i].shape);
-        check(strcmp(got, cases[i].want) == 0, "select at d=%g%s%s: %s, expected %s", cases[i].d,
+        const char *got = select_for(&o, cases[i].coll, cases[i].n, cases[i].d,
+                                     cases[i].clustered, cases[i].shape);
+        check(strcmp(got, cases[i].want) == 0, "select %s of %lld at d=%g%s%s: %s, expected %s",
+              colibri_coll_name(cases[i].coll), (long long)cases[i].n, cases[i].d,
               cases[i].clustered ? " clustered" : "", cases[i].shape ? "" : " (density only)",
               got, cases[i].want);
     }

@@ -15,11 +15,12 @@
  * B(m, w) those of the densest range of a fraction w of it, the one on the
  * critical path: B(m)·w for scattered positions, up to B(m) when they are
  * clustered in one region, sparse_model_range_bytes):
- *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g
+ *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + sum_{i<L} B(p, 2^i/p') b + n g
  *     [+ 2 a + (B(1) + B(p)) b + B(1) g  fold, when p != p']
  * So on clustered data, whose union stays small and sits in one range,
- * the halving saves nothing on the critical path and recursive doubling's
- * L latencies win.
+ * the halving saves nothing on the critical path, and the allgather
+ * forwards the whole region at every step whose range holds it (up to
+ * L B(p) instead of (p'-1)/p' B(p)): recursive doubling wins.
  *
  * Operand roles are rabenseifner.c's for commutative operations (the
  * received block is the kernel's `in`), so results are bitwise the dense
@@ -65,12 +66,10 @@ double allreduce_sparse_rabenseifner_cost(const struct sched_params *p,
                                           const struct cost_params *m)
 {
     const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
-    const double f = (double)p->size / pof2, bp = sparse_model_bytes(p, p->size);
-    double t = sparse_model_local(p, m) + 2 * L * m->alpha + bp * (pof2 - 1) / pof2 * m->beta;
-    for (int i = 0; i < L; i++)
-        t += sparse_model_range_bytes(p, f * (1 << i), 1.0 / (2 << i)) * (m->beta + m->gamma);
+    double t = sparse_model_local(p, m) + 2 * L * m->alpha + sparse_model_halving(p, m) +
+               sparse_model_doubling_bytes(p) * m->beta;
     if (pof2 != p->size) {
-        const double b1 = sparse_model_bytes(p, 1);
+        const double b1 = sparse_model_bytes(p, 1), bp = sparse_model_bytes(p, p->size);
         t += 2 * m->alpha + (b1 + bp) * m->beta + b1 * m->gamma;
     }
     return t;

@@ -391,6 +391,25 @@ double sparse_model_bytes(const struct sched_params *p, double merged)
     return sparse_model_range_bytes(p, merged, 1);
 }
 
+double sparse_model_halving(const struct sched_params *p, const struct cost_params *m)
+{
+    const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
+    const double f = (double)p->size / pof2;
+    double t = 0;
+    for (int s = 0; s < L; s++)
+        t += sparse_model_range_bytes(p, f * (1 << s), 1.0 / (2 << s)) * (m->beta + m->gamma);
+    return t;
+}
+
+double sparse_model_doubling_bytes(const struct sched_params *p)
+{
+    const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
+    double b = 0;
+    for (int i = 0; i < L; i++)
+        b += sparse_model_range_bytes(p, p->size, (double)(1 << i) / pof2);
+    return b;
+}
+
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m)
 {
     /* a read-only scan and a write: together about one reduction's worth */

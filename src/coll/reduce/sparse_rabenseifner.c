@@ -7,8 +7,10 @@
  *
  * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) and B(m, w) as in
  * allreduce/sparse_rabenseifner.c):
- *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + (p'-1)/p' B(p) b + n g
+ *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + sum_{i<L} B(p, 2^i/p') b + n g
  *     [+ a + B(1)(b + g)  fold, when p != p']
+ * (the root receives the gather's L ranges one after the other: for a
+ * result clustered in one region, up to L B(p)).
  *
  * Operand roles are rabenseifner.c's for commutative operations (the
  * received block is the kernel's `in`, in the fold too), so results are
@@ -55,10 +57,8 @@ int reduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedu
 double reduce_sparse_rabenseifner_cost(const struct sched_params *p, const struct cost_params *m)
 {
     const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
-    const double f = (double)p->size / pof2, bp = sparse_model_bytes(p, p->size);
-    double t = sparse_model_local(p, m) + 2 * L * m->alpha + bp * (pof2 - 1) / pof2 * m->beta;
-    for (int i = 0; i < L; i++)
-        t += sparse_model_range_bytes(p, f * (1 << i), 1.0 / (2 << i)) * (m->beta + m->gamma);
+    double t = sparse_model_local(p, m) + 2 * L * m->alpha + sparse_model_halving(p, m) +
+               sparse_model_doubling_bytes(p) * m->beta;
     if (pof2 != p->size)
         t += m->alpha + sparse_model_bytes(p, 1) * (m->beta + m->gamma);
     return t;

@@ -93,10 +93,7 @@ double reduce_scatter_sparse_recursive_halving_cost(const struct sched_params *p
     q.count = 0;
     for (int i = 0; i < p->size; i++)
         q.count += p->counts[i];
-    const double f = (double)p->size / pof2;
-    double t = sparse_model_local(&q, m) + L * m->alpha;
-    for (int i = 0; i < L; i++)
-        t += sparse_model_range_bytes(&q, f * (1 << i), 1.0 / (2 << i)) * (m->beta + m->gamma);
+    double t = sparse_model_local(&q, m) + L * m->alpha + sparse_model_halving(&q, m);
     if (pof2 != p->size && q.count > 0)
         t += 2 * m->alpha + sparse_model_bytes(&q, 1) * (m->beta + m->gamma) +
              sparse_model_bytes(&q, p->size) / p->size * m->beta;
