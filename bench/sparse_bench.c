@@ -2,7 +2,7 @@
  * Density sweep of the sparse allreduce (docs/sparse.md):
  *
  *   sparse-bench [-c allreduce|reduce] [-m min_bytes] [-M max_bytes] [-i iters]
- *                [-d d1,d2,...] [-o out.csv]
+ *                [-R reps] [-d d1,d2,...] [-o out.csv]
  *
  * For every size (doubling) and density, on MPI_DOUBLE / MPI_SUM, it times
  *   sparse-rd   colibri's sparse_recursive_doubling (allreduce) or
@@ -23,7 +23,9 @@
  * Non-zero values are 1.0, so every algorithm's sum is exact and they are
  * checked against each other (a 64-bit hash of each result against the
  * dense algorithm's: a full copy would not fit beside 64 ranks' 64 MiB
- * vectors in one simulation).  Time: the slowest rank's mean over iters.
+ * vectors in one simulation).  Time: the slowest rank's mean over iters;
+ * with -R, the fastest of reps such measurements (real processes on a
+ * shared machine).
  */
 #include <mpi.h>
 
@@ -70,6 +72,50 @@ static uint64_t hash(const double *y, int64_t n)
     return h;
 }
 
+/* One call: name NULL is the MPI library's own. */
+static void call(const char *name, int reduce, const double *x, double *y, int64_t n)
+{
+    if (name && reduce)
+        colibri_reduce(x, y, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, name);
+    else if (name)
+        colibri_allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, name);
+    else if (reduce)
+        PMPI_Reduce(x, y, (int)n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    else
+        PMPI_Allreduce(x, y, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+/* Seconds per call, the slowest rank's mean over iters after one untimed
+ * call (which makes auto's estimate: the hint reset says the data changed);
+ * adds this rank's bytes saved by the timed calls to *saved. */
+static double timed(const char *name, int reduce, const double *x, double *y, int64_t n,
+                    int iters, long long *saved)
+{
+    colibri_sparse_hint(MPI_COMM_WORLD, 0);
+    call(name, reduce, x, y, n);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const long long saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
+    double elapsed = 0;
+    const double t_first = MPI_Wtime();
+    for (int it = 0; it < iters; it++) {
+        /* A reduce does not synchronise: back to back, one call's tail
+         * overlaps the next's start, so each is timed on its own from a
+         * barrier. */
+        if (reduce && it > 0)
+            MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = MPI_Wtime();
+        call(name, reduce, x, y, n);
+        if (reduce)
+            elapsed += MPI_Wtime() - t0;
+    }
+    if (!reduce)
+        elapsed = MPI_Wtime() - t_first;
+    *saved += colibri_sparse_bytes_saved(MPI_COMM_WORLD) - saved0;
+    double slowest;
+    PMPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest / iters;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -80,13 +126,14 @@ int main(int argc, char **argv)
     int iters = 3;
     char dens[256] = "1,0.1,0.01,0.001,0.0001";
     const char *out = NULL;
-    int c, reduce = 0;
-    while ((c = getopt(argc, argv, "c:m:M:i:d:o:")) != -1) {
+    int c, reduce = 0, reps = 1;
+    while ((c = getopt(argc, argv, "c:m:M:i:R:d:o:")) != -1) {
         switch (c) {
         case 'c': reduce = strcmp(optarg, "reduce") == 0; break;
         case 'm': lo = atoll(optarg); break;
         case 'M': hi = atoll(optarg); break;
         case 'i': iters = atoi(optarg); break;
+        case 'R': reps = atoi(optarg); break;
         case 'd': snprintf(dens, sizeof dens, "%s", optarg); break;
         case 'o': out = optarg; break;
         default: return 1;
@@ -118,43 +165,19 @@ int main(int argc, char **argv)
                     "sparse_rabenseifner", "auto", NULL};
                 for (int a = 0; a < 5; a++) {
                     const char *name = names[a];
-                    long long saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
-                    colibri_sparse_hint(MPI_COMM_WORLD, 0);
-                    double elapsed = 0, t_first = 0;
-                    for (int it = -1; it < iters; it++) {
-                        /* A reduce does not synchronise: back to back, one
-                         * call's tail overlaps the next's start, so each is
-                         * timed on its own from a barrier. */
-                        if (it == 0 || reduce)
-                            MPI_Barrier(MPI_COMM_WORLD);
-                        if (it == 0)
-                            saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
-                        const double t0 = MPI_Wtime();
-                        if (it == 0)
-                            t_first = t0;
-                        if (name && reduce)
-                            colibri_reduce(x, y, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, name);
-                        else if (name)
-                            colibri_allreduce(x, y, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, name);
-                        else if (reduce)
-                            PMPI_Reduce(x, y, (int)n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-                        else
-                            PMPI_Allreduce(x, y, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-                        if (it >= 0 && reduce)
-                            elapsed += MPI_Wtime() - t0;
-                        else if (it == iters - 1)
-                            elapsed = MPI_Wtime() - t_first;
+                    long long saved = 0, total;
+                    double t = 0;
+                    for (int rep = 0; rep < reps; rep++) {
+                        const double tr = timed(name, reduce, x, y, n, iters, &saved);
+                        t = rep == 0 || tr < t ? tr : t;
                     }
-                    double t = elapsed / iters, tmax;
                     /* bytes not sent, mean over the ranks (a reduce's root sends nothing) */
-                    long long saved = colibri_sparse_bytes_saved(MPI_COMM_WORLD) - saved0, total;
-                    PMPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
                     PMPI_Reduce(&saved, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
                     const char *ran = name ? colibri_last_algorithm(MPI_COMM_WORLD, coll) : "native";
                     if (rank == 0)
                         fprintf(f, "%s,%d,%lld,%g,%s,%s,%s,%.3f,%lld\n", colibri_coll_name(coll), p,
                                 (long long)bytes, d, cl ? "clustered" : "random", algs[a], ran,
-                                tmax * 1e6, total / p / iters);
+                                t * 1e6, total / p / iters / reps);
                     /* a reduce's result exists at the root only */
                     const uint64_t h = reduce && rank != 0 ? 0 : hash(y, n);
                     if (a == 0)

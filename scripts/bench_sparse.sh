@@ -6,6 +6,7 @@
 #   COLL=reduce ...  MPI_Reduce (root 0) instead of MPI_Allreduce; the CSV's
 #                   name starts with "reduce-"
 #   TAG=8M-64M ...   appended to the CSV's name (a partial sweep)
+#   REPS=5 ...       each cell the fastest of 5 measurements (real processes)
 #   COMPUTE=1 ...   time local computation too, 1:1 with this machine's CPU
 #                   (smpi/host-speed set to the platform's 100 Gflop/s);
 #                   otherwise only communication is simulated (deterministic).
@@ -18,6 +19,7 @@ MIN=${MIN:-8K}
 MAX=${MAX:-4M}
 DENS=${DENS:-1,0.1,0.01,0.001,0.0001}
 ITERS=${ITERS:-2}
+REPS=${REPS:-1}
 COLL=${COLL:-allreduce}
 OUT=${OUT:-docs/data/sparse}
 prefix=; [ "$COLL" = allreduce ] || prefix=$COLL-
@@ -30,7 +32,7 @@ if [ -n "${REAL:-}" ]; then
     -Lbuild/lib -Wl,-rpath,"$PWD/build/lib" -lcolibri -lm
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_op=^avx
   csv=$OUT/${prefix}real-p$P$suffix.csv
-  mpirun --oversubscribe -n "$P" build/bin/sparse-bench -c "$COLL" -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" \
+  mpirun --oversubscribe -n "$P" build/bin/sparse-bench -c "$COLL" -R "$REPS" -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" \
     -d "$DENS" -i "$ITERS" -o "$csv"
   echo "wrote $csv"
   exit 0
@@ -46,6 +48,6 @@ fi
 csv=$OUT/${prefix}smpi-p$P-$mode$suffix.csv
 smpirun -np "$P" -platform platforms/cluster-1024.xml -hostfile platforms/hostfile-1024.txt \
   --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --log=root.thres:warning "${cfg[@]}" \
-  build-smpi/bin/sparse-bench -c "$COLL" -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" -d "$DENS" -i "$ITERS" \
+  build-smpi/bin/sparse-bench -c "$COLL" -R "$REPS" -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" -d "$DENS" -i "$ITERS" \
   -o "$csv"
 echo "wrote $csv"

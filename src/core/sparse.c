@@ -209,6 +209,88 @@ static const char *cvals_of(const void *enc)
     return (const char *)enc + SPARSE_HDR + sparse_pad16(4 * sparse_nnz(enc));
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/*
+ * The encode of 4- and 8-byte elements (int32/64, float, double: most
+ * reductions) with AVX2 where the CPU has it: 16 elements compared with
+ * the neutral element's bits at a time into a mask, then one pass that
+ * counts (popcount) and gives up once past max_nnz, writing nothing, and
+ * one that writes the present elements found by the masks' set bits.  The
+ * scalar scan takes a mispredicted branch per scattered present element
+ * and writes as it goes: on 2^17 doubles (this VM, fastest of 50) 130-205
+ * us at 0.1-10% random and 62 us to give up on dense data, against 21-33
+ * and about 15 us here.
+ */
+#define AVX2 __attribute__((target("avx2,popcnt")))
+
+AVX2 static inline unsigned present16(const char *p, size_t es, __m256i ev)
+{
+    const __m256i *q = (const __m256i *)p;
+    unsigned eq;
+    if (es == 8)
+        eq = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(q), ev))) |
+             (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(q + 1), ev))) << 4 |
+             (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(q + 2), ev))) << 8 |
+             (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(q + 3), ev))) << 12;
+    else
+        eq = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_loadu_si256(q), ev))) |
+             (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), ev))) << 8;
+    return ~eq & 0xffffu;
+}
+
+/* Present elements of x[0..n) into idx/vals; -1 past max_nnz. */
+AVX2 static int64_t encode_avx2(const struct sparse_op *o, const char *x, int64_t n,
+                                uint32_t *idx, char *vals, int64_t max_nnz)
+{
+    const size_t es = o->es;
+    uint64_t e8;
+    uint32_t e4;
+    memcpy(&e8, o->e, 8);
+    memcpy(&e4, o->e, 4);
+    const __m256i ev = es == 8 ? _mm256_set1_epi64x((long long)e8) : _mm256_set1_epi32((int)e4);
+    const int64_t body = n & ~(int64_t)15;
+    int64_t total = 0;
+    for (int64_t c = 0; c < body; c += 16) {
+        total += __builtin_popcount(present16(x + c * (int64_t)es, es, ev));
+        if (total > max_nnz)
+            return -1;
+    }
+    for (int64_t i = body; i < n; i++)
+        total += memcmp(x + i * (int64_t)es, o->e, es) != 0;
+    if (total > max_nnz)
+        return -1;
+    int64_t k = 0;
+    for (int64_t c = 0; c < n; c += 16) {
+        unsigned m = 0;
+        if (c < body) {
+            m = present16(x + c * (int64_t)es, es, ev);
+        } else {
+            for (int64_t i = c; i < n; i++)
+                m |= (unsigned)(memcmp(x + i * (int64_t)es, o->e, es) != 0) << (i - c);
+        }
+        for (; m; m &= m - 1) {
+            const int64_t i = c + __builtin_ctz(m);
+            idx[k] = (uint32_t)i;
+            if (es == 8)
+                memcpy(vals + k * 8, x + i * 8, 8);
+            else
+                memcpy(vals + k * 4, x + i * 4, 4);
+            k++;
+        }
+    }
+    return k;
+}
+
+static bool have_avx2(void)
+{
+    static int known; /* 0: not asked yet, 1: no, 2: yes (racing writers agree) */
+    if (!known)
+        known = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") ? 2 : 1;
+    return known == 2;
+}
+#endif
+
 int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void *out,
                       int64_t max_nnz, void *vals_scratch)
 {
@@ -218,6 +300,14 @@ int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void 
     char *vs = vals_scratch;
     const size_t es = o->es;
     int64_t k = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if ((es == 4 || es == 8) && have_avx2()) {
+        k = encode_avx2(o, x, n, idx, vs, max_nnz);
+        if (k < 0)
+            return -1;
+        goto done;
+    }
+#endif
     switch (es) {
 #define X(w, T)                                                            \
     case w: {                                                              \
@@ -248,6 +338,9 @@ int64_t sparse_encode(const struct sparse_op *o, const void *x, int64_t n, void 
             }
         }
     }
+#if defined(__x86_64__) && defined(__GNUC__)
+done:;
+#endif
     int64_t *h = out;
     h[0] = k;
     h[1] = n;
@@ -267,8 +360,14 @@ static bool check_bitmap(const void *enc, int64_t bytes, size_t es, int64_t n)
         sparse_bitmap_bytes(h[0], n, es) != bytes)
         return false;
     const unsigned char *bits = cbits_of(enc);
-    int64_t set = 0, nbytes = (n + 7) / 8;
-    for (int64_t i = 0; i < nbytes; i++)
+    /* a word at a time: without -mpopcnt each popcount is a libgcc call */
+    int64_t set = 0, nbytes = (n + 7) / 8, i = 0;
+    for (; i + 8 <= nbytes; i += 8) {
+        uint64_t w;
+        memcpy(&w, bits + i, 8);
+        set += __builtin_popcountll(w);
+    }
+    for (; i < nbytes; i++)
         set += __builtin_popcount(bits[i]);
     /* no bit past n */
     return set == h[0] && (n % 8 == 0 || (bits[nbytes - 1] >> (n % 8)) == 0);
@@ -530,6 +629,26 @@ void sparse_merge_ds(const struct sparse_op *o, const void *in, const void *io, 
     sparse_apply(o, in, out, (size_t)n);
 }
 
+/* Size of the union of two ascending index lists. */
+static int64_t union_size(const uint32_t *ia, int64_t na, const uint32_t *ib, int64_t nb)
+{
+    int64_t a = 0, b = 0, m = 0;
+    while (a < na && b < nb) {
+        const uint32_t x = ia[a], y = ib[b];
+        a += x <= y;
+        b += y <= x;
+        m++;
+    }
+    return m + (na - a) + (nb - b);
+}
+
+/* The merge walks both index lists without a data-dependent branch (the
+ * next index is the smaller one, each side advances when it supplied it):
+ * scattered positions interleave at random, and a branch per element was
+ * mispredicted half the time (17% of a 2-rank sparse allreduce at 10%).
+ * Its values are written at the place that n_a + n_b elements would
+ * need, when that still fits max_nnz, so that the union need not be
+ * counted first, and slid down once the result's size is known. */
 int64_t sparse_merge_ss(const struct sparse_op *o, const void *in, const void *io, void *out,
                         int64_t max_nnz, void *scratch)
 {
@@ -537,34 +656,54 @@ int64_t sparse_merge_ss(const struct sparse_op *o, const void *in, const void *i
     const int64_t na = sparse_nnz(in), nb = sparse_nnz(io);
     const uint32_t *ia = cidx_of(in), *ib = cidx_of(io);
     const char *va = cvals_of(in), *vb = cvals_of(io);
-    int64_t m = 0;
-    for (int64_t a = 0, b = 0; a < na || b < nb; m++) {
-        if (b == nb || (a < na && ia[a] < ib[b]))
-            a++;
-        else if (a == na || ib[b] < ia[a])
-            b++;
-        else
-            a++, b++;
-    }
-    if (m > max_nnz)
+    int64_t bound = na + nb;
+    if (bound > max_nnz && (bound = union_size(ia, na, ib, nb)) > max_nnz)
         return -1;
     uint32_t *io_idx = idx_of(out);
-    char *ov = vals_of(out, m), *sa = scratch;
-    for (int64_t a = 0, b = 0, j = 0; j < m; j++) {
-        const int64_t ja = j * (int64_t)es;
-        if (b == nb || (a < na && ia[a] < ib[b])) {
-            io_idx[j] = ia[a];
-            cpy(sa + ja, va + a++ * (int64_t)es, es);
-            cpy(ov + ja, o->e, es);
-        } else if (a == na || ib[b] < ia[a]) {
-            io_idx[j] = ib[b];
-            cpy(sa + ja, o->e, es);
-            cpy(ov + ja, vb + b++ * (int64_t)es, es);
-        } else {
-            io_idx[j] = ia[a];
-            cpy(sa + ja, va + a++ * (int64_t)es, es);
-            cpy(ov + ja, vb + b++ * (int64_t)es, es);
+    char *ov = vals_of(out, bound), *sa = scratch;
+    int64_t a = 0, b = 0, m = 0;
+    switch (es) { /* per width, so that each value moves as one integer */
+#define X(w, T)                                                              \
+    case w: {                                                                \
+        T e, u, v;                                                           \
+        memcpy(&e, o->e, w);                                                 \
+        for (; a < na && b < nb; m++) {                                      \
+            const uint32_t x = ia[a], y = ib[b];                             \
+            const bool ta = x <= y, tb = y <= x;                             \
+            io_idx[m] = ta ? x : y;                                          \
+            memcpy(&u, va + a * w, w);                                       \
+            memcpy(&v, vb + b * w, w);                                       \
+            u = ta ? u : e;                                                  \
+            v = tb ? v : e;                                                  \
+            memcpy(sa + m * w, &u, w);                                       \
+            memcpy(ov + m * w, &v, w);                                       \
+            a += ta;                                                         \
+            b += tb;                                                         \
+        }                                                                    \
+        break;                                                               \
+    }
+        SCAN_WIDTHS(X)
+#undef X
+    default:
+        for (; a < na && b < nb; m++) {
+            const uint32_t x = ia[a], y = ib[b];
+            const bool ta = x <= y, tb = y <= x;
+            io_idx[m] = ta ? x : y;
+            cpy(sa + m * (int64_t)es, ta ? va + a * (int64_t)es : (const char *)o->e, es);
+            cpy(ov + m * (int64_t)es, tb ? vb + b * (int64_t)es : (const char *)o->e, es);
+            a += ta;
+            b += tb;
         }
+    }
+    for (; a < na; a++, m++) {
+        io_idx[m] = ia[a];
+        cpy(sa + m * (int64_t)es, va + a * (int64_t)es, es);
+        cpy(ov + m * (int64_t)es, o->e, es);
+    }
+    for (; b < nb; b++, m++) {
+        io_idx[m] = ib[b];
+        cpy(sa + m * (int64_t)es, o->e, es);
+        cpy(ov + m * (int64_t)es, vb + b * (int64_t)es, es);
     }
     sparse_apply(o, sa, ov, (size_t)m);
     /* results equal to e become absent (x + -x = 0): compact in place, then
