@@ -14,6 +14,11 @@
  * cost (p-1) o however well the network overlaps them). */
 struct cost_params {
     double alpha, beta, gamma, o;
+    /* Sparse reductions: seconds per byte of a block in a sparse form for
+     * the local work around it, both ends of a message together (encode or
+     * slice, pack, unpack, merge or join, decode): per present element
+     * this is branchy, scattered work, not the dense kernel's stream. */
+    double sparse;
 };
 
 /* How many ranks share one node's network link in the worst case: the

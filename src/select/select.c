@@ -17,11 +17,21 @@
 
 /* Cost-model parameters: defaults describe a 100 Gb/s, 1 us cluster with
  * reduction kernels at 20 GB/s (colibri's run at 14-100 GB/s here, see
- * kernel-bench) and 0.2 us of processor overhead per message;
- * COLIBRI_COST_MODEL="alpha,beta,gamma[,o]" (seconds, seconds/byte,
- * seconds/byte, seconds) overrides.  With the earlier 1.5 us / 0.2 ns
+ * kernel-bench), 0.2 us of processor overhead per message, and the local
+ * work of sparse blocks (SPARSE_DEFAULT below);
+ * COLIBRI_COST_MODEL="alpha,beta,gamma[,o[,sparse]]" (seconds, seconds/byte,
+ * seconds/byte, seconds, seconds/byte) overrides.  With the earlier 1.5 us / 0.2 ns
  * gamma guess, auto missed k-nomial at 4-8 KiB and lost 1.27x to SMPI's rdb
  * at 1000-1024 ranks (docs/benchmarks.md). */
+/* Local work per byte of a sparse block, from real processes on this VM
+ * (2 Open MPI ranks, 1 MiB of doubles, the AVX2 encode and branch-free
+ * merge): sparse Rabenseifner took 72, 81, 107 and 403 us at 0.01%, 0.1%,
+ * 1% and 10% random non-zeros where the model without it said 54-71 us
+ * (and 112 for dense Rabenseifner, measured 145): 0.4 ns per byte of
+ * sparse block (about 5 ns per double, its index and value) fits 1% and
+ * 10% within 15%.  Without it auto took the sparse algorithms at 10%, 2.8x
+ * slower than dense there. */
+#define SPARSE_DEFAULT 4.0e-10
 static struct cost_params model_params(void)
 {
     static struct cost_params m;
@@ -31,9 +41,10 @@ static struct cost_params model_params(void)
         m.beta = 8.0e-11;
         m.gamma = 5.0e-11;
         m.o = 2.0e-7; /* 5 million messages per second and core */
+        m.sparse = SPARSE_DEFAULT;
         const char *v = getenv("COLIBRI_COST_MODEL");
         if (v)
-            sscanf(v, "%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o);
+            sscanf(v, "%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o, &m.sparse);
         init = 1;
     }
     return m;

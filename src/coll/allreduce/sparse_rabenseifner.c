@@ -67,7 +67,7 @@ double allreduce_sparse_rabenseifner_cost(const struct sched_params *p,
 {
     const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
     double t = sparse_model_local(p, m) + 2 * L * m->alpha + sparse_model_halving(p, m) +
-               sparse_model_doubling_bytes(p) * m->beta;
+               sparse_model_doubling(p, m);
     if (pof2 != p->size) {
         const double b1 = sparse_model_bytes(p, 1), bp = sparse_model_bytes(p, p->size);
         t += 2 * m->alpha + (b1 + bp) * m->beta + b1 * m->gamma;

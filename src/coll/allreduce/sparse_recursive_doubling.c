@@ -60,7 +60,8 @@ double allreduce_sparse_recursive_doubling_cost(const struct sched_params *p,
     const double folded = (double)p->size / pof2;
     double t = sparse_model_local(p, m);
     for (int i = 0; i < k; i++)
-        t += m->alpha + sparse_model_bytes(p, folded * (1 << i)) * (m->beta + m->gamma);
+        t += m->alpha + sparse_model_bytes(p, folded * (1 << i)) * (m->beta + m->gamma) +
+             sparse_model_handling(p, m, folded * (1 << i), 1);
     if (pof2 != p->size) {
         const double b1 = sparse_model_bytes(p, 1), bp = sparse_model_bytes(p, p->size);
         t += 2 * m->alpha + (b1 + bp) * m->beta + b1 * m->gamma;

@@ -391,29 +391,43 @@ double sparse_model_bytes(const struct sched_params *p, double merged)
     return sparse_model_range_bytes(p, merged, 1);
 }
 
+double sparse_model_handling(const struct sched_params *p, const struct cost_params *m,
+                             double merged, double w)
+{
+    const double b = sparse_model_range_bytes(p, merged, w);
+    return b < (double)p->count * w * (double)p->elem_size ? b * m->sparse : 0;
+}
+
 double sparse_model_halving(const struct sched_params *p, const struct cost_params *m)
 {
     const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
     const double f = (double)p->size / pof2;
     double t = 0;
-    for (int s = 0; s < L; s++)
-        t += sparse_model_range_bytes(p, f * (1 << s), 1.0 / (2 << s)) * (m->beta + m->gamma);
+    for (int s = 0; s < L; s++) {
+        const double merged = f * (1 << s), w = 1.0 / (2 << s);
+        t += sparse_model_range_bytes(p, merged, w) * (m->beta + m->gamma) +
+             sparse_model_handling(p, m, merged, w);
+    }
     return t;
 }
 
-double sparse_model_doubling_bytes(const struct sched_params *p)
+double sparse_model_doubling(const struct sched_params *p, const struct cost_params *m)
 {
     const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
-    double b = 0;
-    for (int i = 0; i < L; i++)
-        b += sparse_model_range_bytes(p, p->size, (double)(1 << i) / pof2);
-    return b;
+    double t = 0;
+    for (int i = 0; i < L; i++) {
+        const double w = (double)(1 << i) / pof2;
+        t += sparse_model_range_bytes(p, p->size, w) * m->beta +
+             sparse_model_handling(p, m, p->size, w);
+    }
+    return t;
 }
 
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m)
 {
     /* a read-only scan and a write: together about one reduction's worth */
-    return (double)p->count * (double)p->elem_size * m->gamma;
+    return (double)p->count * (double)p->elem_size * m->gamma +
+           sparse_model_handling(p, m, 1, 1) + sparse_model_handling(p, m, p->size, 1);
 }
 
 /* Start of position q: off[q], or block_offset's near-equal cut. */

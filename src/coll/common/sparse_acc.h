@@ -80,21 +80,29 @@ int sparse_halving_steps(struct sparse_step *steps, int64_t count, int L, const 
 double sparse_model_bytes(const struct sched_params *p, double merged);
 double sparse_model_range_bytes(const struct sched_params *p, double merged, double w);
 
+/* The local work around such a block when it travels in a sparse form,
+ * H(m, w) = B(m, w) S (S: cost_params.sparse); 0 for a dense block, which
+ * the dense kernel handles (g, charged by the caller). */
+double sparse_model_handling(const struct sched_params *p, const struct cost_params *m,
+                             double merged, double w);
+
 /* The L = floor(lg p) halving steps of a reduce-scatter over p->count
  * elements, on their critical path (each step's densest kept half):
- * sum_{s<L} B(2^s f, 2^-(s+1)) (b + g), f = p/2^L. */
+ * sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + H(2^s f, 2^-(s+1)), f = p/2^L. */
 double sparse_model_halving(const struct sched_params *p, const struct cost_params *m);
 
-/* Bytes on the critical path of the L doubling steps that bring the
- * reduced result back together (allgather, or the gather to a root):
- * step i moves a range of 2^i/2^L of the result, sum_{i<L} B(p, 2^i/2^L).
- * (1 - 2^-L) B(p) for scattered positions; up to L B(p) for a result
- * clustered in one region, which every step must forward whole. */
-double sparse_model_doubling_bytes(const struct sched_params *p);
+/* The L doubling steps that bring the reduced result back together
+ * (allgather, or the gather to a root) on their critical path: step i
+ * moves a range of 2^i/2^L of the result, sum_{i<L} B(p, 2^i/2^L) b +
+ * H(p, 2^i/2^L).  (1 - 2^-L) B(p) b for scattered positions; up to L B(p) b
+ * for a result clustered in one region, which every step must forward
+ * whole. */
+double sparse_model_doubling(const struct sched_params *p, const struct cost_params *m);
 
 /* Cost of the input scan and the output's write, which the dense
  * algorithms do not pay: n g (a scan reads one stream and the write writes
- * one, where a reduction of n elements reads two and writes one). */
+ * one, where a reduction of n elements reads two and writes one), plus the
+ * encoding of the input and the decoding of the result, H(1) + H(p). */
 double sparse_model_local(const struct sched_params *p, const struct cost_params *m);
 
 #endif

@@ -47,6 +47,7 @@ double reduce_sparse_binomial_cost(const struct sched_params *p, const struct co
 {
     double t = sparse_model_local(p, m);
     for (int j = 0; j < ceil_log2(p->size); j++)
-        t += m->alpha + sparse_model_bytes(p, 1 << j) * (m->beta + m->gamma);
+        t += m->alpha + sparse_model_bytes(p, 1 << j) * (m->beta + m->gamma) +
+             sparse_model_handling(p, m, 1 << j, 1);
     return t;
 }

@@ -58,7 +58,7 @@ double reduce_sparse_rabenseifner_cost(const struct sched_params *p, const struc
 {
     const int pof2 = pof2_floor(p->size), L = floor_log2(p->size);
     double t = sparse_model_local(p, m) + 2 * L * m->alpha + sparse_model_halving(p, m) +
-               sparse_model_doubling_bytes(p) * m->beta;
+               sparse_model_doubling(p, m);
     if (pof2 != p->size)
         t += m->alpha + sparse_model_bytes(p, 1) * (m->beta + m->gamma);
     return t;
