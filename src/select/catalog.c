@@ -26,13 +26,16 @@ const struct algorithm catalog[] = {
         "m(a + (k-1) n (b + g)) [+ a + (j-1) n (b + g) if j > 1] [+ 2(a + n b) + n g fold], "
         "p = j k^m + rem, rem < k^m"),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_recursive_doubling, R_NEUTRAL,
-        "sum_{i<lg p'} (a + B(2^i p/p')(b + g)) + n g [+ 2 a + (B(1) + B(p)) b + B(1) g fold], "
+        "sum_{i<lg p'} (a + B(2^i p/p')(b + g) + H(2^i p/p')) + n g + H(1) + H(p) "
+        "[+ 2 a + (B(1) + B(p)) b + B(1) g fold], "
         "B(m) = min(n s, 16 + min(4 k, n/8, 8 k/l) + s k), k = n U(m), U the union of m inputs "
-        "(density d, support, run length l: core/sparse.h)"),
+        "(density d, support, run length l: core/sparse.h), H(m) = B(m) S local work of a "
+        "sparse-form block (0 if dense), S per byte"),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_rabenseifner, R_NEUTRAL,
-        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + sum_{i<lg p'} B(p, 2^i/p') b + n g "
-        "[+ 2 a + (B(1) + B(p)) b + B(1) g fold], B(m) as sparse_recursive_doubling, "
-        "B(m, w) its densest range of a fraction w (span)"),
+        "2 lg p' a + sum_{s<lg p'} (B(2^s p/p', 2^-(s+1)) (b + g) + H(2^s p/p', 2^-(s+1))) "
+        "+ sum_{i<lg p'} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p) "
+        "[+ 2 a + (B(1) + B(p)) b + B(1) g fold], B(m), H(m) as sparse_recursive_doubling, "
+        "B(m, w), H(m, w) for its densest range of a fraction w (span)"),
 
     ALG(reduce, COLIBRI_REDUCE, binomial, R_COMMUTATIVE,
         "ceil(lg p)(a + n b + n g)"),
@@ -41,12 +44,12 @@ const struct algorithm catalog[] = {
     ALG(reduce, COLIBRI_REDUCE, rabenseifner, 0,
         "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ a + n b + n g fold when p != p']"),
     ALG(reduce, COLIBRI_REDUCE, sparse_binomial, R_COMMUTATIVE | R_NEUTRAL,
-        "sum_{j<ceil(lg p)} (a + B(2^j)(b + g)) + n g, "
-        "B(m) = min(n s, 16 + min(4 k, n/8, 8 k/l) + s k), k = n U(m), U the union of m inputs "
-        "(density d, support, run length l: core/sparse.h)"),
+        "sum_{j<ceil(lg p)} (a + B(2^j)(b + g) + H(2^j)) + n g + H(1) + H(p), "
+        "B(m), H(m) as allreduce sparse_recursive_doubling"),
     ALG(reduce, COLIBRI_REDUCE, sparse_rabenseifner, R_NEUTRAL,
-        "2 lg p' a + sum_{s<lg p'} B(2^s p/p', 2^-(s+1)) (b + g) + sum_{i<lg p'} B(p, 2^i/p') b + n g "
-        "[+ a + B(1)(b + g) fold], B(m), B(m, w) as allreduce sparse_rabenseifner"),
+        "2 lg p' a + sum_{s<lg p'} (B(2^s p/p', 2^-(s+1)) (b + g) + H(2^s p/p', 2^-(s+1))) "
+        "+ sum_{i<lg p'} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p) "
+        "[+ a + B(1)(b + g) fold], B, H as allreduce sparse_rabenseifner"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0,
         "lg p' a + sum_s M_s (b + g), M_s largest half of step s, (p'-1)/p' n for equal counts "
@@ -56,8 +59,9 @@ const struct algorithm catalog[] = {
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, sparse_recursive_halving, R_NEUTRAL,
-        "L a + sum_{s<L} B(2^s p/p', 2^-(s+1)) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
-        "N elements in all, B(m), B(m, w) as allreduce sparse_rabenseifner over N"),
+        "L a + sum_{s<L} (B(2^s p/p', 2^-(s+1)) (b + g) + H(2^s p/p', 2^-(s+1))) + N g + H(1) + H(p) "
+        "[+ 2 a + B(1)(b + g) + B(p)/p b fold], N elements in all, B, H as allreduce "
+        "sparse_rabenseifner over N"),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, recursive_halving, 0,
         "lg p' a + (p'-1)/p' n b + (p'-1)/p' n g [+ 2 a + n b + n g + n/p b fold when p != p']"),
@@ -66,8 +70,9 @@ const struct algorithm catalog[] = {
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, ring, R_COMMUTATIVE,
         "(p-1) a + (p-1)/p n b + (p-1)/p n g"),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, sparse_recursive_halving, R_NEUTRAL,
-        "L a + sum_{s<L} B(2^s p/p', 2^-(s+1)) (b + g) + N g [+ 2 a + B(1)(b + g) + B(p)/p b fold], "
-        "N elements in all, B(m), B(m, w) as allreduce sparse_rabenseifner over N"),
+        "L a + sum_{s<L} (B(2^s p/p', 2^-(s+1)) (b + g) + H(2^s p/p', 2^-(s+1))) + N g + H(1) + H(p) "
+        "[+ 2 a + B(1)(b + g) + B(p)/p b fold], N elements in all, B, H as allreduce "
+        "sparse_rabenseifner over N"),
 
     ALG_K(alltoall, COLIBRI_ALLTOALL, bruck, 0,
         "R (a + 2 o) + B c b + (2 p + 2 B) c g (local copies), R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) <= (k-1) ceil(log_k p), "

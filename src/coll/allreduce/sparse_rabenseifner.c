@@ -15,8 +15,10 @@
  * B(m, w) those of the densest range of a fraction w of it, the one on the
  * critical path: B(m)·w for scattered positions, up to B(m) when they are
  * clustered in one region, sparse_model_range_bytes):
- *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + sum_{i<L} B(p, 2^i/p') b + n g
+ *     2 L a + sum_{s<L} (B(2^s f, 2^-(s+1)) (b + g) + H(2^s f, 2^-(s+1)))
+ *         + sum_{i<L} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p)
  *     [+ 2 a + (B(1) + B(p)) b + B(1) g  fold, when p != p']
+ * (H the local work of a sparse-form block, sparse_recursive_doubling.c)
  * So on clustered data, whose union stays small and sits in one range,
  * the halving saves nothing on the critical path, and the allgather
  * forwards the whole region at every step whose range holds it (up to

@@ -12,7 +12,10 @@
  * elements of s bytes, k = n U(m) present, U(m) the union model of
  * core/sparse.h over the agreed density, support and run length l:
  * 1 - (1-d)^m for scattered positions, about d for clustered ones):
- *     sum_{i<k} (a + B(2^i)(b + g)) + n g   (input scan, output write)
+ *     sum_{i<k} (a + B(2^i)(b + g) + H(2^i)) + n g + H(1) + H(p)
+ * (n g: input scan and output write; H(m) = B(m) S: the local work of a
+ * block in a sparse form, S = cost_params.sparse per byte, 0 for a dense
+ * block: encode or pack, unpack and merge, and the result's decoding)
  * plus, when p is not a power of two, the fold: 2 a + (B(1) + B(p)) b + B(1) g.
  * At density 1 this is recursive doubling plus the scan, so the selector
  * only picks it on an agreed density estimate (p->density).

@@ -7,7 +7,8 @@
  * holds about 1 - (1-d)^(2^j) present elements.
  *
  * Cost (B(m) as in sparse_recursive_doubling.c):
- *     sum_{j < ceil(lg p)} (a + B(2^j)(b + g)) + n g   (input scan, output write)
+ *     sum_{j < ceil(lg p)} (a + B(2^j)(b + g) + H(2^j)) + n g + H(1) + H(p)
+ * (H(m) the local work of a sparse-form block, as there)
  * At density 1 that is binomial's cost plus the scan, so the selector only
  * picks it on an agreed density estimate (p->density).
  *

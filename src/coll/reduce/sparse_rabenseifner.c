@@ -7,7 +7,8 @@
  *
  * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) and B(m, w) as in
  * allreduce/sparse_rabenseifner.c):
- *     2 L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + sum_{i<L} B(p, 2^i/p') b + n g
+ *     2 L a + sum_{s<L} (B(2^s f, 2^-(s+1)) (b + g) + H(2^s f, 2^-(s+1)))
+ *         + sum_{i<L} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p)
  *     [+ a + B(1)(b + g)  fold, when p != p']
  * (the root receives the gather's L ranges one after the other: for a
  * result clustered in one region, up to L B(p)).

@@ -16,7 +16,7 @@
  * expected bytes of N elements combining m inputs and B(m, w) those of the
  * densest range of a fraction w of them, as in
  * allreduce/sparse_rabenseifner.c; equal counts):
- *     L a + sum_{s<L} B(2^s f, 2^-(s+1)) (b + g) + N g
+ *     L a + sum_{s<L} (B(2^s f, 2^-(s+1)) (b + g) + H(2^s f, 2^-(s+1))) + N g + H(1) + H(p)
  *     [+ 2 a + B(1)(b + g) + B(p) c/N b  fold, when p != p']
  *
  * Operand roles are recursive_halving.c's for commutative operations (the
