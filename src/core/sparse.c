@@ -284,10 +284,8 @@ AVX2 static int64_t encode_avx2(const struct sparse_op *o, const char *x, int64_
 
 static bool have_avx2(void)
 {
-    static int known; /* 0: not asked yet, 1: no, 2: yes (racing writers agree) */
-    if (!known)
-        known = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") ? 2 : 1;
-    return known == 2;
+    /* two bit tests of what libgcc read from cpuid at load time */
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
 }
 #endif
 
