@@ -41,47 +41,102 @@ const char *coll_fname(colibri_coll coll, enum call_kind kind)
  * union is what tells clustered data (every rank's elements in one shared
  * region: the union stays small, whole partials stay cheap) from scattered
  * data (the union fills in, and only the halving algorithms keep each
- * element's bytes down).  That costs a scan and lg p latencies, so it is
- * done only for vectors of at least SPARSE_AUTO_BYTES and then reused for
- * the next SPARSE_REUSE calls of the same (count, type, op) on the
- * communicator.  Measured on this VM at 1 MiB of doubles, the scan takes
- * about one dense SUM kernel pass over the vector at 0-1% density, 2.5
- * passes at 10% scattered (a mispredicted branch per present element) and
- * 0.7 on dense data (it stops after a quarter): amortised over 32 calls,
- * 3-8% of one kernel pass, about 1-2% of a dense 64-rank reduction.  A
- * caller's hint (colibri_sparse_hint) replaces the estimate (and says
- * nothing of the shape: positions are then taken as independent).
+ * element's bytes down).
+ *
+ * That costs a scan and lg p latencies, so an estimate serves the next
+ * calls of the same (count, type, op) on the communicator (the last
+ * SPARSE_SHAPES shapes of each collective are kept, so alternating shapes
+ * do not estimate at every call): SPARSE_REUSE calls after one that chose
+ * a sparse algorithm, and after one that found nothing to gain twice as
+ * many as before, up to SPARSE_REUSE_MAX, so dense data stops paying for
+ * it.  Measured on this VM at 1 MiB of doubles, the scan takes about one
+ * dense SUM kernel pass over the vector at 0-1% density, 2.5 passes at 10%
+ * scattered (a mispredicted branch per present element) and 0.7 on dense
+ * data (it stops after a quarter): amortised over 32 calls, 3-8% of one
+ * kernel pass, about 1-2% of a dense 64-rank reduction.  The agreement is
+ * the larger part for short vectors: a 1 KiB allreduce against an 8 KiB
+ * one.  So vectors of SPARSE_EAGER_BYTES and more are estimated at their
+ * first call, those from SPARSE_AUTO_BYTES at the second call of their
+ * shape (a shape used once never pays), and shorter ones never: below
+ * 8 KiB the sparse algorithms gain little even on 64 ranks at 2.5 Gb/s
+ * (docs/sparse.md).  A caller's hint (colibri_sparse_hint) replaces the
+ * estimate (and says nothing of the shape: positions are then taken as
+ * independent).
  */
-#define SPARSE_AUTO_BYTES (64 * 1024)
+#define SPARSE_AUTO_BYTES (8 * 1024)
+#define SPARSE_EAGER_BYTES (64 * 1024)
 #define SPARSE_REUSE 32
+#define SPARSE_REUSE_MAX 1024
 
-static void agreed_shape(struct comm_state *cs, const struct native_args *a,
-                         const struct sparse_op *o, const void *input, int64_t n,
-                         struct sched_params *sp)
+/* The estimate slot of this call's shape: its own, else the least recently
+ * used one, emptied. */
+static struct sparse_estimate *estimate_slot(struct comm_state *cs, const struct native_args *a,
+                                             int64_t n)
+{
+    struct sparse_estimate *slots = cs->estimate[a->coll], *lru = &slots[0];
+    for (int i = 0; i < SPARSE_SHAPES; i++) {
+        struct sparse_estimate *e = &slots[i];
+        if (e->count == n && e->dt == a->dt && e->op == a->op)
+            return e;
+        if (e->last < lru->last)
+            lru = e;
+    }
+    *lru = (struct sparse_estimate){.count = n, .dt = a->dt, .op = a->op};
+    return lru;
+}
+
+/* Sets sp's sparsity from the hint or the shape's estimate, agreeing on a
+ * new one when it is due.  Returns the estimate made by this call (its
+ * `uses` are set by estimate_served once the choice is known), else NULL. */
+static struct sparse_estimate *agreed_shape(struct comm_state *cs, const struct native_args *a,
+                                            const struct sparse_op *o, const void *input,
+                                            int64_t n, int64_t bytes, struct sched_params *sp)
 {
     if (cs->density_hint > 0) {
         sp->density = cs->density_hint;
-        return;
+        return NULL;
     }
-    struct sparse_estimate *e = &cs->estimate[a->coll];
-    if (!(e->uses > 0 && e->count == n && e->dt == a->dt && e->op == a->op)) {
+    struct sparse_estimate *e = estimate_slot(cs, a, n), *fresh = NULL;
+    e->last = ++cs->estimate_clock;
+    if (!e->made && bytes < SPARSE_EAGER_BYTES && e->interval == 0) {
+        e->interval = -1; /* seen once: estimate at the next call */
+        return NULL;
+    }
+    if (!e->made || e->uses <= 0) {
         const int64_t cut = n / 4;
         struct sparse_profile pr;
         double v[SPARSE_AGREE];
         sparse_profile(o, input, n, cut, &pr);
         sparse_agree_values(&pr, n, cut, v);
         if (exec_agree_max_n(cs, MPI_DOUBLE, v, SPARSE_AGREE) != MPI_SUCCESS)
-            return;
+            return NULL;
         struct sparse_shape sh;
         sparse_shape_of(v, n, cs->size, &sh);
-        *e = (struct sparse_estimate){n, a->dt, a->op, sh.density, sh.support, sh.span,
-                                      sh.run_length, SPARSE_REUSE + 1};
+        e->density = sh.density;
+        e->support = sh.support;
+        e->span = sh.span;
+        e->run_length = sh.run_length;
+        e->made = true;
+        fresh = e;
+    } else {
+        e->uses--;
     }
-    e->uses--;
     sp->density = e->density;
     sp->support = e->support;
     sp->span = e->span;
     sp->run_length = e->run_length;
+    return fresh;
+}
+
+/* How many calls a new estimate serves, once it is known whether it made
+ * the selector choose a sparse algorithm. */
+static void estimate_served(struct sparse_estimate *e, bool chose_sparse)
+{
+    if (chose_sparse || e->interval <= 0)
+        e->interval = SPARSE_REUSE;
+    else if (e->interval < SPARSE_REUSE_MAX)
+        e->interval *= 2;
+    e->uses = e->interval;
 }
 
 /* A reduction in flight: the operation and what it owns. */
@@ -194,6 +249,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
      * on the other ranks at the call, and a persistent one's data changes
      * between starts): it uses the caller's hint, if any. */
     const bool sparse_ok = a->coll < COLIBRI_ALLTOALL && pf->sparse_ok;
+    struct sparse_estimate *fresh = NULL;
     if (sparse_ok) {
         r->sparse = pf->sparse;
         c->sp.sparse = &r->sparse;
@@ -209,7 +265,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
             c->sp.density = c->cs->density_hint;
         } else if ((!name || !*name || strcmp(name, "auto") == 0) &&
                    n * (int64_t)tsize >= SPARSE_AUTO_BYTES) {
-            agreed_shape(c->cs, a, &r->sparse, input, n, &c->sp);
+            fresh = agreed_shape(c->cs, a, &r->sparse, input, n, n * (int64_t)tsize, &c->sp);
         }
     }
 
@@ -228,6 +284,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     }
 
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
+    if (fresh)
+        estimate_served(fresh, rc == MPI_SUCCESS && op->alg &&
+                                   (op->alg->restrictions & R_NEUTRAL));
     if (rc != MPI_SUCCESS) {
         reduction_destroy(op);
         return raise_error(a->comm, fname, rc, msg);
@@ -386,7 +445,7 @@ int colibri_sparse_hint(MPI_Comm comm, double density)
         return rc;
     cs->density_hint = density > 0 ? (density < 1 ? density : 1) : 0;
     /* the caller says the data changed: estimate afresh on the next call */
-    cs->estimate[0].uses = cs->estimate[1].uses = 0;
+    memset(cs->estimate, 0, sizeof cs->estimate);
     return MPI_SUCCESS;
 }
 

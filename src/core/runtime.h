@@ -14,6 +14,10 @@
 #include "kernels.h"
 #include "schedule.h"
 
+/* Call shapes whose sparsity estimates a communicator keeps per reduction
+ * collective (struct comm_state.estimate). */
+#define SPARSE_SHAPES 4
+
 struct algorithm;
 
 /* The three forms of every collective. */
@@ -71,17 +75,23 @@ struct comm_state {
     struct schedule scratch;
     int64_t scratch_bytes; /* of it, counted in the setup statistics */
     /* Sparse reductions: the caller's density hint (0: none), bytes not
-     * sent thanks to sparse blocks, and the last agreed density estimate of
-     * each reduction collective with the call it was made for. */
+     * sent thanks to sparse blocks, and the agreed density estimates of the
+     * last SPARSE_SHAPES call shapes (count, type, op) of each reduction
+     * collective (collectives.c).  Every rank updates them in the same
+     * order, in its blocking calls of the same shapes, so they agree. */
     double density_hint;
     int64_t sparse_saved;
     struct sparse_estimate {
-        int64_t count;
+        int64_t count; /* 0: an empty slot */
         MPI_Datatype dt;
         MPI_Op op;
         double density, support, span, run_length; /* as in sched_params */
-        int uses;
-    } estimate[COLIBRI_ALLTOALL]; /* the reductions: allreduce .. reduce_scatter_block */
+        bool made;     /* false: the shape was seen once, not estimated yet */
+        int uses;      /* further calls the estimate serves */
+        int interval;  /* calls the last estimate was given to serve */
+        unsigned last; /* estimate_clock when it last served */
+    } estimate[COLIBRI_ALLTOALL][SPARSE_SHAPES]; /* the reductions: allreduce .. reduce_scatter_block */
+    unsigned estimate_clock;
     /* Node-aware algorithms (node.c): the group's node state, or this
      * communicator's own where operations on two communicators of the group
      * may overlap (node_state_bind). */

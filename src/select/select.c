@@ -181,9 +181,8 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
  * applications repeat shapes: evaluating every catalog entry's cost (with
  * radix scans) was a sixth of a short allreduce's time on 2 ranks.  So the
  * last choices are remembered per thread (no lock), keyed by everything the
- * choice reads.  Calls with per-rank count vectors (reduce_scatter,
- * alltoallv) or a density (sparse candidates, large vectors where a scan
- * costs nothing next to the call) are not remembered.
+ * choice reads, the agreed sparsity included.  Calls with per-rank count
+ * vectors (reduce_scatter, alltoallv) are not remembered.
  */
 struct memo {
     bool used;
@@ -192,6 +191,7 @@ struct memo {
     int64_t count, segment;
     size_t elem_size;
     bool in_place, commutative, nonblocking, sparse, layout;
+    double density, support, span, run_length;
     const struct algorithm *alg;
     int radix;
 };
@@ -200,7 +200,7 @@ static _Thread_local struct memo memo[MEMO_SLOTS];
 
 static bool memo_applies(colibri_coll coll, const struct sched_params *p)
 {
-    return coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_ALLTOALLV && p->density == 0;
+    return coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_ALLTOALLV;
 }
 
 static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
@@ -209,7 +209,9 @@ static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
                          .radix_in = p->radix, .count = p->count, .segment = p->segment,
                          .elem_size = p->elem_size, .in_place = p->in_place,
                          .commutative = p->commutative, .nonblocking = p->nonblocking,
-                         .sparse = p->sparse != NULL, .layout = p->layout != NULL};
+                         .sparse = p->sparse != NULL, .layout = p->layout != NULL,
+                         .density = p->density, .support = p->support, .span = p->span,
+                         .run_length = p->run_length};
 }
 
 static bool memo_same(const struct memo *a, const struct memo *b)
@@ -218,7 +220,8 @@ static bool memo_same(const struct memo *a, const struct memo *b)
            a->radix_in == b->radix_in && a->count == b->count && a->segment == b->segment &&
            a->elem_size == b->elem_size && a->in_place == b->in_place &&
            a->commutative == b->commutative && a->nonblocking == b->nonblocking &&
-           a->sparse == b->sparse && a->layout == b->layout;
+           a->sparse == b->sparse && a->layout == b->layout && a->density == b->density &&
+           a->support == b->support && a->span == b->span && a->run_length == b->run_length;
 }
 
 static struct memo *memo_slot(const struct memo *k)
