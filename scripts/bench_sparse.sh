@@ -10,6 +10,8 @@
 #   COMPUTE=1 ...   time local computation too, 1:1 with this machine's CPU
 #                   (smpi/host-speed set to the platform's 100 Gflop/s);
 #                   otherwise only communication is simulated (deterministic).
+#   PLATFORM=platforms/cluster-1024-ddr.xml ...  another SMPI platform (give
+#                   the CSV a TAG, and colibri the platform's COLIBRI_COST_MODEL)
 #   REAL=1 P=2 ...  real processes under Open MPI on this machine instead
 #                   (docs/data/sparse/real-p<P>.csv; wall-clock, noisy).
 set -euo pipefail
@@ -22,6 +24,7 @@ ITERS=${ITERS:-2}
 REPS=${REPS:-1}
 COLL=${COLL:-allreduce}
 OUT=${OUT:-docs/data/sparse}
+PLATFORM=${PLATFORM:-platforms/cluster-1024.xml}
 prefix=; [ "$COLL" = allreduce ] || prefix=$COLL-
 suffix=${TAG:+-$TAG}
 mkdir -p "$OUT"
@@ -53,7 +56,7 @@ else
   mode=comm; cfg=(--cfg=smpi/simulate-computation:no)
 fi
 csv=$OUT/${prefix}smpi-p$P-$mode$suffix.csv
-smpirun -np "$P" -platform platforms/cluster-1024.xml -hostfile platforms/hostfile-1024.txt \
+smpirun -np "$P" -platform "$PLATFORM" -hostfile platforms/hostfile-1024.txt \
   --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --log=root.thres:warning "${cfg[@]}" \
   build-smpi/bin/sparse-bench -c "$COLL" -R "$REPS" -m "$(bytes "$MIN")" -M "$(bytes "$MAX")" -d "$DENS" -i "$ITERS" \
   -o "$csv"
