@@ -9,7 +9,8 @@
  *               sparse_binomial (reduce, root 0), forced;
  *   sparse-rab  colibri's sparse_rabenseifner, forced;
  *   auto    colibri's automatic choice (agreed density estimate, see
- *           collectives.c), after one untimed call that makes the estimate
+ *           collectives.c), after two untimed calls: below 64 KiB a shape's
+ *           first call only registers it and the second makes the estimate
  *           (colibri_sparse_hint(comm, 0) first: the data changed);
  *   dense   the algorithm colibri picks without density information
  *           (colibri_select), forced by name;
@@ -85,13 +86,14 @@ static void call(const char *name, int reduce, const double *x, double *y, int64
         PMPI_Allreduce(x, y, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
-/* Seconds per call, the slowest rank's mean over iters after one untimed
- * call (which makes auto's estimate: the hint reset says the data changed);
+/* Seconds per call, the slowest rank's mean over iters after two untimed
+ * calls (which make auto's estimate: the hint reset says the data changed);
  * adds this rank's bytes saved by the timed calls to *saved. */
 static double timed(const char *name, int reduce, const double *x, double *y, int64_t n,
                     int iters, long long *saved)
 {
     colibri_sparse_hint(MPI_COMM_WORLD, 0);
+    call(name, reduce, x, y, n);
     call(name, reduce, x, y, n);
     MPI_Barrier(MPI_COMM_WORLD);
     const long long saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
