@@ -98,11 +98,11 @@ static struct sparse_estimate *agreed_shape(struct comm_state *cs, const struct 
     }
     struct sparse_estimate *e = estimate_slot(cs, a, n), *fresh = NULL;
     e->last = ++cs->estimate_clock;
-    if (!e->made && bytes < SPARSE_EAGER_BYTES && e->interval == 0) {
+    if (e->interval == 0 && bytes < SPARSE_EAGER_BYTES) {
         e->interval = -1; /* seen once: estimate at the next call */
         return NULL;
     }
-    if (!e->made || e->uses <= 0) {
+    if (e->interval <= 0 || e->uses <= 0) {
         const int64_t cut = n / 4;
         struct sparse_profile pr;
         double v[SPARSE_AGREE];
@@ -116,7 +116,6 @@ static struct sparse_estimate *agreed_shape(struct comm_state *cs, const struct 
         e->support = sh.support;
         e->span = sh.span;
         e->run_length = sh.run_length;
-        e->made = true;
         fresh = e;
     } else {
         e->uses--;
@@ -259,13 +258,14 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         if (a->coll == COLIBRI_REDUCE_SCATTER)
             for (int i = 0; i < v.size; i++)
                 n += a->counts[i];
+        const int64_t bytes = n * (int64_t)tsize;
         if (state_rc != MPI_SUCCESS) {
             c->sp.density = 0;
         } else if (kind != CALL_BLOCKING) {
             c->sp.density = c->cs->density_hint;
         } else if ((!name || !*name || strcmp(name, "auto") == 0) &&
-                   n * (int64_t)tsize >= SPARSE_AUTO_BYTES) {
-            fresh = agreed_shape(c->cs, a, &r->sparse, input, n, n * (int64_t)tsize, &c->sp);
+                   bytes >= SPARSE_AUTO_BYTES) {
+            fresh = agreed_shape(c->cs, a, &r->sparse, input, n, bytes, &c->sp);
         }
     }
 

@@ -86,9 +86,9 @@ struct comm_state {
         MPI_Datatype dt;
         MPI_Op op;
         double density, support, span, run_length; /* as in sched_params */
-        bool made;     /* false: the shape was seen once, not estimated yet */
         int uses;      /* further calls the estimate serves */
-        int interval;  /* calls the last estimate was given to serve */
+        int interval;  /* calls the last estimate was given to serve; 0: no
+                        * call seen, -1: one call seen, not estimated yet */
         unsigned last; /* estimate_clock when it last served */
     } estimate[COLIBRI_ALLTOALL][SPARSE_SHAPES]; /* the reductions: allreduce .. reduce_scatter_block */
     unsigned estimate_clock;
