@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernels.h"
+#include "kernels/dense.h"
 
 #define MIN_BYTES ((size_t)1 << 10)
 #define MAX_BYTES ((size_t)64 << 20)

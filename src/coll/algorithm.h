@@ -5,7 +5,7 @@
 #ifndef COLIBRI_ALGORITHM_H
 #define COLIBRI_ALGORITHM_H
 
-#include "../core/schedule.h"
+#include "../sched/schedule.h"
 
 /* Machine parameters of the cost model: alpha, the latency of a message
  * (overlaps with other messages in flight); beta, seconds per byte sent;

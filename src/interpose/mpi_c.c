@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "../core/nbc.h"
+#include "../runtime/operation.h"
+#include "../runtime/progress.h"
+#include "../runtime/stats.h"
 #include "colibri.h"
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

@@ -8,7 +8,7 @@
  * below's calls unchanged.  MPI_Start(all) and MPI_Request_free know
  * colibri's persistent requests.
  */
-#include "../core/nbc.h"
+#include "../runtime/operation.h"
 
 int colibri_progress(void)
 {

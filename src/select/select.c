@@ -13,7 +13,7 @@
 
 #include <mpi.h>
 
-#include "../core/config.h"
+#include "../config/config.h"
 
 /* Cost-model parameters: defaults describe a 100 Gb/s, 1 us cluster with
  * reduction kernels at 20 GB/s (colibri's run at 14-100 GB/s here, see
@@ -35,17 +35,18 @@
 static struct cost_params model_params(void)
 {
     static struct cost_params m;
-    static int init;
-    if (!init) {
+    static unsigned generation;
+    const struct config *cfg = config_get();
+    if (generation != cfg->generation) {
         m.alpha = 1.0e-6;
         m.beta = 8.0e-11;
         m.gamma = 5.0e-11;
         m.o = 2.0e-7; /* 5 million messages per second and core */
         m.sparse = SPARSE_DEFAULT;
-        const char *v = getenv("COLIBRI_COST_MODEL");
-        if (v)
-            sscanf(v, "%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o, &m.sparse);
-        init = 1;
+        if (cfg->cost_model[0])
+            sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o,
+                   &m.sparse);
+        generation = cfg->generation;
     }
     return m;
 }
@@ -64,12 +65,13 @@ struct rule {
     char name[48];
 };
 static struct rule rules[256];
-static int n_rules = -1;
+static int n_rules;
+static unsigned rules_generation; /* config generation the rules were read at */
 
 static void load_rules(void)
 {
     n_rules = 0;
-    const char *path = getenv("COLIBRI_TUNING");
+    const char *path = config_get()->tuning[0] ? config_get()->tuning : NULL;
     FILE *f = path ? fopen(path, "r") : NULL;
     if (path && !f)
         fprintf(stderr, "colibri: warning: cannot read COLIBRI_TUNING file '%s'\n", path);
@@ -104,8 +106,10 @@ static int64_t vector_elems(colibri_coll coll, const struct sched_params *p)
 static int tuned_choice(colibri_coll coll, const struct sched_params *p,
                         const struct algorithm **alg)
 {
-    if (n_rules < 0)
+    if (rules_generation != config_get()->generation) {
         load_rules();
+        rules_generation = config_get()->generation;
+    }
     long long bytes = (long long)vector_elems(coll, p) * (long long)p->elem_size;
     for (int i = 0; i < n_rules; i++) {
         const struct rule *r = &rules[i];
@@ -162,8 +166,10 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
 
 bool select_never_native(colibri_coll coll)
 {
-    if (n_rules < 0)
+    if (rules_generation != config_get()->generation) {
         load_rules();
+        rules_generation = config_get()->generation;
+    }
     for (int i = 0; i < n_rules; i++)
         if (rules[i].coll == coll && strcmp(rules[i].name, "native") == 0)
             return false;
@@ -186,6 +192,7 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
  */
 struct memo {
     bool used;
+    unsigned generation; /* config_get()'s: a reload may change the model or the rules */
     colibri_coll coll;
     int size, root, radix_in;
     int64_t count, segment;
@@ -205,7 +212,7 @@ static bool memo_applies(colibri_coll coll, const struct sched_params *p)
 
 static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
 {
-    return (struct memo){.used = true, .coll = coll, .size = p->size, .root = p->root,
+    return (struct memo){.used = true, .generation = config_get()->generation, .coll = coll, .size = p->size, .root = p->root,
                          .radix_in = p->radix, .count = p->count, .segment = p->segment,
                          .elem_size = p->elem_size, .in_place = p->in_place,
                          .commutative = p->commutative, .nonblocking = p->nonblocking,
@@ -216,7 +223,7 @@ static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
 
 static bool memo_same(const struct memo *a, const struct memo *b)
 {
-    return a->used && a->coll == b->coll && a->size == b->size && a->root == b->root &&
+    return a->used && a->generation == b->generation && a->coll == b->coll && a->size == b->size && a->root == b->root &&
            a->radix_in == b->radix_in && a->count == b->count && a->segment == b->segment &&
            a->elem_size == b->elem_size && a->in_place == b->in_place &&
            a->commutative == b->commutative && a->nonblocking == b->nonblocking &&

@@ -33,8 +33,8 @@
 #include <mpi.h>
 
 #include "colibri.h"
-#include "core/kernels.h"
-#include "core/sparse.h"
+#include "kernels/dense.h"
+#include "kernels/sparse.h"
 #include "patterns/fold.h"
 
 static long long passed, failed;

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/schedule.h"
+#include "sched/schedule.h"
 #include "patterns/nodes.h"
 #include "select/catalog.h"
 

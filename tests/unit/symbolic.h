@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/schedule.h"
+#include "sched/schedule.h"
 #include "select/catalog.h"
 
 #define SYM_MAXP 256

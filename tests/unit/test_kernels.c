@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernels.h"
+#include "kernels/dense.h"
 
 static int passed, failed;
 

@@ -295,7 +295,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     if (!x->meta)
         return -1;
     /* The metadata area is written before the first round: the runtime
-     * binds at least this much from the start (node.h). */
+     * grows the segment to shm_bytes before the first resume. */
     s->shm_bytes = node_meta_bytes(x->nloc, P);
     s->resume = sloavx_resume;
     return 0;

@@ -43,7 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../../core/schedule.h"
+#include "../../sched/schedule.h"
 
 /* Bytes of one block: buffer, byte offset, length. */
 struct sx_block {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/sparse.h"
+#include "../../kernels/sparse.h"
 #include "../../patterns/halving.h"
 
 struct sp_state {

@@ -13,6 +13,18 @@ static const char *const algorithm_vars[COLIBRI_NCOLL] = {
     "COLIBRI_REDUCE_SCATTER_BLOCK_ALGORITHM", "COLIBRI_ALLTOALL_ALGORITHM",
     "COLIBRI_ALLTOALLV_ALGORITHM"};
 
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static void env_string(const char *name, char *out, size_t len)
+{
+    const char *v = getenv(name);
+    snprintf(out, len, "%s", v ? v : "");
+}
+
 static long env_long(const char *name)
 {
     const char *v = getenv(name);
@@ -21,10 +33,8 @@ static long env_long(const char *name)
 
 void colibri_config_reload(void)
 {
-    for (int c = 0; c < COLIBRI_NCOLL; c++) {
-        const char *v = getenv(algorithm_vars[c]);
-        snprintf(cfg.algorithm[c], sizeof cfg.algorithm[c], "%s", v ? v : "");
-    }
+    for (int c = 0; c < COLIBRI_NCOLL; c++)
+        env_string(algorithm_vars[c], cfg.algorithm[c], sizeof cfg.algorithm[c]);
     const char *f = getenv("COLIBRI_FALLBACK");
     cfg.fallback = f && strcmp(f, "warn") == 0     ? FALLBACK_WARN
                    : f && strcmp(f, "silent") == 0 ? FALLBACK_SILENT
@@ -35,6 +45,11 @@ void colibri_config_reload(void)
     cfg.setup_eager = setup && strcmp(setup, "eager") == 0;
     const char *cache = getenv("COLIBRI_CACHE_BYTES");
     cfg.cache_bytes = cache && *cache ? strtoll(cache, NULL, 10) : 8ll << 20;
+    cfg.stats = env_flag("COLIBRI_STATS");
+    cfg.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
+    env_string("COLIBRI_COST_MODEL", cfg.cost_model, sizeof cfg.cost_model);
+    env_string("COLIBRI_TUNING", cfg.tuning, sizeof cfg.tuning);
+    cfg.generation++;
     loaded = 1;
 }
 

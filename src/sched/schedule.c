@@ -1,11 +1,8 @@
 /* Schedule construction and dry-run accounting (no MPI). */
-#include "schedule.h"
-
-#include "../coll/algorithm.h"
-#include "../patterns/nodes.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "schedule.h"
 
 void sched_init(struct schedule *s) { memset(s, 0, sizeof *s); }
 
@@ -194,10 +191,4 @@ void sched_cost(const struct schedule *s, size_t elem_size, struct sched_cost *c
         }
         c->rounds += comm;
     }
-}
-
-int cost_link_share(const struct sched_params *p)
-{
-    const struct node_layout *l = p->layout;
-    return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
 }

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "../select/catalog.h"
-#include "runtime.h"
+#include "../config/config.h"
+#include "stats.h"
 
 /* Per form of the call: one slot per catalog entry, then one "native"
  * slot per collective.  Atomic: the progress thread counts the nonblocking
@@ -35,8 +36,7 @@ static void print_line(int kind, colibri_coll coll, const char *alg, long long n
 
 void stats_report(void)
 {
-    const char *v = getenv("COLIBRI_STATS");
-    if (!v || !*v || strcmp(v, "0") == 0)
+    if (!config_get()->stats)
         return;
     int nslots = catalog_count + COLIBRI_NCOLL, rank;
     long long total[CALL_KINDS * MAX_SLOTS];

@@ -5,7 +5,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "runtime.h"
+#include "call.h"
 
 struct native_args {
     colibri_coll coll;

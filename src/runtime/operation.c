@@ -3,7 +3,8 @@
  * launch with a generalized request, persistent requests, and the progress
  * pass that advances every running operation.
  */
-#include "nbc.h"
+#include "operation.h"
+#include "progress.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "../select/catalog.h"
+#include "stats.h"
 #include "validate.h"
 
 /* Running operations, and persistent ones (running or not).  A recursive
@@ -277,7 +279,7 @@ static int wait_fn(int count, void **ops, double timeout, MPI_Status *status)
 
 int op_launch(struct coll_op *op, MPI_Request *req)
 {
-    progress_thread_ensure();
+    progress_thread_ensure(nbc_busy, nbc_progress);
     int rc;
     if (NONBLOCKING_SELF_RECEIVE) {
         pthread_mutex_lock(&lock);
@@ -301,7 +303,7 @@ int op_launch(struct coll_op *op, MPI_Request *req)
 
 int op_persist(struct coll_op *op, MPI_Request *req)
 {
-    progress_thread_ensure();
+    progress_thread_ensure(nbc_busy, nbc_progress);
     int rc = op_build(op);
     op->rebuild = op->own.resume != NULL;
     pthread_mutex_lock(&lock);

@@ -2,7 +2,10 @@
 #include <stdlib.h>
 
 #include "../select/select.h"
-#include "runtime.h"
+#include "../runtime/executor.h"
+#include "../runtime/native.h"
+#include "../runtime/state/node.h"
+#include "../runtime/stats.h"
 
 int colibri_catalog_size(void) { return catalog_count; }
 
@@ -123,4 +126,23 @@ int colibri_dry_run(colibri_coll coll, const char *algorithm, int rank, int comm
     free(v);
     free(c);
     return rc;
+}
+
+int colibri_node_layout(MPI_Comm comm, int node_of[], int *n_nodes)
+{
+    struct comm_state *cs;
+    const struct node_layout *l;
+    if (comm_passes_through(comm))
+        return MPI_ERR_COMM;
+    if (!node_of || !n_nodes)
+        return MPI_ERR_ARG;
+    int rc = comm_state_get(comm, &cs);
+    if (rc == MPI_SUCCESS)
+        rc = node_layout_get(cs, &l);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int r = 0; r < cs->size; r++)
+        node_of[r] = l->node_of[r];
+    *n_nodes = l->n_nodes;
+    return MPI_SUCCESS;
 }

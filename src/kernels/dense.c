@@ -15,7 +15,7 @@
  * Kernels take `restrict` pointers: in and inout must not overlap, as MPI
  * requires of MPI_Reduce_local's buffers.
  */
-#include "kernels.h"
+#include "dense.h"
 
 #include <float.h>
 #include <limits.h>

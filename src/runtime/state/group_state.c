@@ -16,9 +16,8 @@
  */
 #include <stdlib.h>
 
-#include "config.h"
-#include "node.h"
-#include "runtime.h"
+#include "../../config/config.h"
+#include "state.h"
 #include "setup.h"
 
 #define BUCKETS 256
@@ -182,3 +181,5 @@ void group_state_keep_world(struct group_state *g)
     }
     setup_unlock();
 }
+
+size_t node_layout_bytes(int size) { return (4 * (size_t)size + 1) * sizeof(int); }

@@ -1,30 +1,24 @@
 /*
- * The MPI side of colibri: per-communicator state, datatype and operation
- * facts, and the executor that runs a schedule over MPI point-to-point.
+ * What colibri keeps per communicator and per group of processes: created on
+ * a communicator's first colibri collective, shared between communicators of
+ * one group where nothing orders messages, freed with the communicator.
  * Everything here calls PMPI_* so that colibri's own traffic never re-enters
  * the interposed MPI_* entry points or a profiling tool.
  */
-#ifndef COLIBRI_RUNTIME_H
-#define COLIBRI_RUNTIME_H
+#ifndef COLIBRI_STATE_H
+#define COLIBRI_STATE_H
 
 #include <mpi.h>
 #include <stdbool.h>
 
 #include "colibri.h"
-#include "kernels.h"
-#include "schedule.h"
+#include "../../sched/schedule.h"
 
 /* Call shapes whose sparsity estimates a communicator keeps per reduction
  * collective (struct comm_state.estimate). */
 #define SPARSE_SHAPES 4
 
 struct algorithm;
-
-/* The three forms of every collective. */
-enum call_kind { CALL_BLOCKING, CALL_NONBLOCKING, CALL_PERSISTENT, CALL_KINDS };
-/* The MPI name of a form of a collective ("MPI_Iallreduce"), for errors. */
-const char *coll_fname(colibri_coll coll, enum call_kind kind);
-
 struct sched_entry;
 
 /* A node's communicator and shared segment, for node-aware algorithms
@@ -129,104 +123,8 @@ void group_state_release(struct group_state *g);
 struct group_state *group_state_world_parent(void);
 /* Called once the layout of a world group state is known. */
 void group_state_keep_world(struct group_state *g);
-
-/* Facts about the call's datatype. */
-struct dtinfo {
-    MPI_Aint extent, true_lb, true_extent;
-    int size;
-    bool contiguous;     /* size == extent == true_extent and no lower-bound shift */
-};
-int dtinfo_init(MPI_Datatype dt, struct dtinfo *d);
-
-/* How the call's local reductions are done. */
-struct reducer {
-    MPI_Op op;
-    MPI_Datatype dt;
-    colibri_kernel kernel;  /* NULL: MPI_Reduce_local */
-    bool commutative;
-};
-
-/* One collective call, resolved: buffers, type, op and the schedule's
- * parameters.  `sendbuf` is already replaced by the input location that
- * MPI_IN_PLACE means for this collective. */
-struct coll_call {
-    colibri_coll coll;
-    const void *sendbuf;
-    void *recvbuf;
-    MPI_Datatype dt;
-    struct dtinfo dti;
-    struct reducer red;
-    struct comm_state *cs;
-    /* Node-aware algorithms: the node's shared segment bound to BUF_SHM, and
-     * how to enlarge it (collective over the node's ranks). */
-    void *shm;
-    int64_t shm_size;
-    int (*shm_grow)(struct coll_call *c, int64_t bytes);
-    struct sched_params sp;
-};
-
-/* Runs the schedule to completion.  Scratch buffers are allocated here.  A
- * dynamic schedule is extended (mutated) as it runs. */
-int exec_run(struct coll_call *call, struct schedule *s);
-
-/* The same run, one step at a time, for nonblocking and persistent calls
- * (exec_run is these three with waiting steps).  A run posts round 0 at
- * exec_start; each exec_step completes the posted round (PMPI_Waitall when
- * `wait`, else PMPI_Testall and return if it is not done), applies its local
- * operations and posts the next, as long as rounds complete; *done says the
- * schedule has finished.  The state must stay where it is while a run is
- * under way (the small request arrays are inline).  Scratch memory survives
- * from one run to the next of the same state (persistent requests) until
- * exec_release.  Start from exec_init's state. */
-#define EXEC_SMALL_REQS 16
-struct exec {
-    struct coll_call *c;
-    struct schedule *s;
-    void *buf[BUF_NBUFS];
-    void *blocks[2];           /* scratch allocations, `have` bytes each */
-    int64_t have[2];
-    MPI_Request small_reqs[EXEC_SMALL_REQS], *big_reqs;
-    MPI_Status small_st[EXEC_SMALL_REQS], *big_st;
-    uint32_t small_op[EXEC_SMALL_REQS], *big_op; /* op index of each request */
-    int64_t cap_reqs;          /* 0: the small arrays are in use */
-    int nreq;                  /* requests of the posted round */
-    uint32_t round;            /* the round posted, or the next to post */
-    int tag;
-    bool posted, finished;
-};
-void exec_init(struct exec *x);
-int exec_start(struct exec *x, struct coll_call *call, struct schedule *s, int tag);
-int exec_step(struct exec *x, bool wait, bool *done);
-void exec_release(struct exec *x);
-
-/* The tag of the next collective on `cs` (every rank starts its collectives
- * on a communicator in the same order, so they agree on it). */
-int exec_next_tag(struct comm_state *cs);
-
-/* The maximum of one `dt` value over the communicator's ranks, in place:
- * colibri's own recursive doubling on its private communicator, for the
- * agreements selection needs (the MPI below may do a 8-byte allreduce
- * linearly: SMPI's default took 60 us at 256 ranks where this takes 10). */
-int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value);
-/* The same, elementwise over `count` values (one message per round: the
- * sparse reductions agree on their whole input profile at once). */
-int exec_agree_max_n(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count);
-/* The same agreement as a call and schedule (`s` initialised) to run
- * later: nonblocking calls step it like any other schedule. */
-int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
-                       struct schedule *s);
-
-/* Allocates scratch for `count` elements of the call's type honouring its
- * lower bound; returns the element-0 pointer and the block to free. */
-void *exec_alloc_elems(const struct dtinfo *d, int64_t count, void **block);
-
-/* Local reduction dst = src (op) dst, in MPI_Reduce_local order. */
-int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
-                      const struct dtinfo *d);
-
-/* Statistics (COLIBRI_STATS), per form of the call: MPI_Allreduce,
- * MPI_Iallreduce, MPI_Allreduce_init (counted at each start). */
-void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind);
-void stats_report(void);
+/* Bytes of a group's layout arrays (node_of, local_index, node_start,
+ * node_ranks). */
+size_t node_layout_bytes(int size);
 
 #endif

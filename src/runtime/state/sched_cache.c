@@ -15,9 +15,9 @@
  */
 #include <stddef.h>
 
-#include "../select/catalog.h"
-#include "config.h"
-#include "runtime.h"
+#include "../../select/catalog.h"
+#include "../../config/config.h"
+#include "state.h"
 #include "setup.h"
 
 struct sched_entry {

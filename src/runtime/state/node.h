@@ -8,7 +8,7 @@
 #ifndef COLIBRI_NODE_H
 #define COLIBRI_NODE_H
 
-#include "runtime.h"
+#include "state.h"
 
 /* The communicator's node layout, computed on first use and cached in its
  * group state.  Lazy setup predicts it from MPI_COMM_WORLD's layout with no
@@ -20,17 +20,20 @@
  * and, in a correct program, the same order of collectives. */
 int node_layout_get(struct comm_state *cs, const struct node_layout **out);
 
-/* Bytes of a group's layout arrays (node_of, local_index, node_start,
- * node_ranks). */
-size_t node_layout_bytes(int size);
+/* A call's view of its node's shared segment. */
+struct node_segment {
+    struct comm_state *cs; /* NULL: not bound */
+    void *base;
+    int64_t size;          /* bytes; 0 until the first node_segment_grow */
+};
 
-/* Binds c->shm, c->shm_size and c->shm_grow to the communicator's node
- * segment (needs node_layout_get first).  The first call on a node state
- * creates the node's communicator if the layout exchange did not (collective
- * over the node's ranks only) and allocates the segment, collectively over
- * the node, with room for the metadata of patterns/nodes.h
- * (node_meta_bytes); shm_grow reallocates it, collectively over the node,
- * without keeping its contents.
+/* Binds seg to the communicator's node segment (needs node_layout_get
+ * first).  The first call on a node state creates the node's communicator
+ * if the layout exchange did not (collective over the node's ranks only).
+ * node_segment_grow (re)allocates the segment with at least `bytes`,
+ * collectively over the node, without keeping its contents: the executor
+ * calls it when a schedule's round needs more than seg->size (the schedule
+ * says how much, so the segment's layout is the algorithm's business). 
  *
  * Which node state: the group's, shared by its communicators, unless
  * operations on two of them can overlap, when each has its own.  Only
@@ -41,7 +44,8 @@ size_t node_layout_bytes(int size);
  * choice on every member: they see the same group and thread level, and
  * group states live and die with the same collective calls and frees,
  * which a correct program orders alike on every rank. */
-int node_segment_attach(struct coll_call *c);
+int node_segment_attach(struct comm_state *cs, struct node_segment *seg);
+int node_segment_grow(struct node_segment *seg, int64_t bytes);
 
 /* Drops the communicator's use of its node state, freeing the node
  * communicator and segment with their last user (comm_state.c, on state

@@ -20,12 +20,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "nbc.h"
+#include "../config/config.h"
+#include "progress.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static pthread_t thread;
 static enum { UNDECIDED, OFF, ON, STOPPING } state = UNDECIDED;
+/* What the thread runs (progress_thread_ensure's arguments). */
+static bool (*work_pending)(void);
+static int (*work_advance)(void);
 
 #ifndef SMPI_H
 static void *progress_main(void *arg)
@@ -34,13 +38,13 @@ static void *progress_main(void *arg)
     long backoff_ns = 1000;
     pthread_mutex_lock(&mu);
     while (state == ON) {
-        if (!nbc_busy()) {
+        if (!work_pending()) {
             pthread_cond_wait(&wake, &mu);
             backoff_ns = 1000;
             continue;
         }
         pthread_mutex_unlock(&mu);
-        if (nbc_progress() > 0) {
+        if (work_advance() > 0) {
             backoff_ns = 1000;
         } else {
             struct timespec t = {0, backoff_ns};
@@ -54,20 +58,16 @@ static void *progress_main(void *arg)
 }
 #endif
 
-static bool wanted(void)
-{
-    const char *v = getenv("COLIBRI_PROGRESS_THREAD");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
-void progress_thread_ensure(void)
+void progress_thread_ensure(bool (*pending)(void), int (*advance)(void))
 {
     if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != UNDECIDED)
         return;
     pthread_mutex_lock(&mu);
     if (state == UNDECIDED) {
         state = OFF;
-        if (wanted()) {
+        work_pending = pending;
+        work_advance = advance;
+        if (config_get()->progress_thread) {
 #ifdef SMPI_H
             fprintf(stderr, "colibri: warning: COLIBRI_PROGRESS_THREAD is ignored under SimGrid "
                             "SMPI; collectives progress in MPI wait and test calls\n");

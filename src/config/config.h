@@ -1,7 +1,10 @@
 /*
  * colibri's environment settings, read once (on the first call, or again on
  * colibri_config_reload()) like an MPI library's tuning variables: getenv on
- * every call was a quarter of a short allreduce's instructions.
+ * every call was a quarter of a short allreduce's instructions.  This is the
+ * only place that reads a COLIBRI_* variable; what is derived from one
+ * (the parsed cost model and tuning rules of select.c) is derived again when
+ * `generation` changes.
  */
 #ifndef COLIBRI_CONFIG_H
 #define COLIBRI_CONFIG_H
@@ -19,6 +22,11 @@ struct config {
     long segment_bytes;                /* COLIBRI_SEGMENT_BYTES */
     bool setup_eager;                  /* COLIBRI_SETUP=eager (default lazy) */
     long long cache_bytes;             /* COLIBRI_CACHE_BYTES (default 8 MiB) */
+    bool stats;                        /* COLIBRI_STATS set, not "0" */
+    bool progress_thread;              /* COLIBRI_PROGRESS_THREAD set, not "0" */
+    char cost_model[256];              /* COLIBRI_COST_MODEL, "" when unset */
+    char tuning[4096];                 /* COLIBRI_TUNING (a path), "" when unset */
+    unsigned generation;               /* counts reloads, from 1 */
 };
 
 const struct config *config_get(void);

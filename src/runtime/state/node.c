@@ -9,13 +9,10 @@
  */
 #include <stdlib.h>
 
-#include "../patterns/nodes.h"
-#include "config.h"
-#include "native.h"
+#include "../../config/config.h"
+#include "../../patterns/nodes.h"
 #include "node.h"
 #include "setup.h"
-
-size_t node_layout_bytes(int size) { return (4 * (size_t)size + 1) * sizeof(int); }
 
 /* The communicator's node state (node.h says which), bound on first use. */
 static struct node_state *node_state_of(struct comm_state *cs)
@@ -196,19 +193,17 @@ static int segment_alloc(struct node_state *ns, int64_t bytes)
     return MPI_SUCCESS;
 }
 
-static int segment_grow(struct coll_call *c, int64_t bytes)
+int node_segment_grow(struct node_segment *seg, int64_t bytes)
 {
-    struct node_state *ns = c->cs->node;
+    struct node_state *ns = seg->cs->node;
     int rc = segment_alloc(ns, bytes);
-    c->shm = ns->shm;
-    c->shm_size = ns->size;
+    seg->base = ns->shm;
+    seg->size = ns->size;
     return rc;
 }
 
-int node_segment_attach(struct coll_call *c)
+int node_segment_attach(struct comm_state *cs, struct node_segment *seg)
 {
-    struct comm_state *cs = c->cs;
-    const struct node_layout *l = &cs->grp->layout;
     if (!cs->grp->layout_mem)
         return MPI_ERR_INTERN;
     struct node_state *ns = node_state_of(cs);
@@ -217,15 +212,9 @@ int node_segment_attach(struct coll_call *c)
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    if (ns->size == 0) {
-        int n = l->node_of[cs->rank];
-        int rc = segment_alloc(ns, node_meta_bytes(l->node_start[n + 1] - l->node_start[n], cs->size));
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    c->shm = ns->shm;
-    c->shm_size = ns->size;
-    c->shm_grow = segment_grow;
+    seg->cs = cs;
+    seg->base = ns->shm;
+    seg->size = ns->size;
     return MPI_SUCCESS;
 }
 
@@ -246,23 +235,4 @@ void node_state_release(struct comm_state *cs)
     ns->comm = MPI_COMM_NULL;
     ns->shm = NULL;
     ns->size = 0;
-}
-
-int colibri_node_layout(MPI_Comm comm, int node_of[], int *n_nodes)
-{
-    struct comm_state *cs;
-    const struct node_layout *l;
-    if (comm_passes_through(comm))
-        return MPI_ERR_COMM;
-    if (!node_of || !n_nodes)
-        return MPI_ERR_ARG;
-    int rc = comm_state_get(comm, &cs);
-    if (rc == MPI_SUCCESS)
-        rc = node_layout_get(cs, &l);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int r = 0; r < cs->size; r++)
-        node_of[r] = l->node_of[r];
-    *n_nodes = l->n_nodes;
-    return MPI_SUCCESS;
 }

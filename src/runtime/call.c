@@ -1,6 +1,6 @@
 /* Datatype facts the executor needs: extents, and whether plain memory
  * copies are exact for it. */
-#include "runtime.h"
+#include "call.h"
 
 int dtinfo_init(MPI_Datatype dt, struct dtinfo *d)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "../kernels/dense.h"
 
 /* MPI defines the predefined operations on predefined datatypes only
  * (MPI-3.1 5.9.2; Open MPI and MPICH both refuse a derived one with

@@ -13,25 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../coll/algorithm.h"
-#include "runtime.h"
+#include "executor.h"
 
 
 static void *at(void *base, int64_t off, const struct dtinfo *d)
 {
     return (char *)base + off * d->extent;
-}
-
-void *exec_alloc_elems(const struct dtinfo *d, int64_t count, void **block)
-{
-    *block = NULL;
-    if (count <= 0)
-        return NULL;
-    size_t bytes = (size_t)d->true_extent + (size_t)(count - 1) * (size_t)d->extent;
-    *block = malloc(bytes ? bytes : 1);
-    if (!*block)
-        return NULL;
-    return (char *)*block - d->true_lb;
 }
 
 static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt,
@@ -133,52 +120,6 @@ static int post_round(const struct coll_call *c, void *const buf[], const struct
     return rc;
 }
 
-static int agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count,
-                         struct coll_call *c, struct schedule *s)
-{
-    memset(c, 0, sizeof *c);
-    c->coll = COLIBRI_ALLREDUCE;
-    c->dt = dt;
-    int rc = dtinfo_init(dt, &c->dti);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    c->red = (struct reducer){MPI_MAX, dt, kernel_lookup(MPI_MAX, dt), true};
-    c->cs = cs;
-    c->sp.rank = cs->rank;
-    c->sp.size = cs->size;
-    c->sp.count = count;
-    c->sp.elem_size = (size_t)c->dti.size;
-    c->sp.commutative = true;
-    c->sp.in_place = true;
-    c->sendbuf = c->recvbuf = value;
-    sched_reset(s);
-    return allreduce_recursive_doubling_build(&c->sp, s) != 0 || s->oom ? MPI_ERR_NO_MEM
-                                                                         : MPI_SUCCESS;
-}
-
-int exec_agree_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
-                       struct schedule *s)
-{
-    return agree_prepare(cs, dt, value, 1, c, s);
-}
-
-int exec_agree_max_n(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count)
-{
-    struct coll_call c;
-    struct schedule s;
-    sched_init(&s);
-    int rc = agree_prepare(cs, dt, value, count, &c, &s);
-    if (rc == MPI_SUCCESS)
-        rc = exec_run(&c, &s);
-    sched_free(&s);
-    return rc;
-}
-
-int exec_agree_max(struct comm_state *cs, MPI_Datatype dt, void *value)
-{
-    return exec_agree_max_n(cs, dt, value, 1);
-}
-
 int exec_next_tag(struct comm_state *cs)
 {
     return (int)(cs->seq++ & 0x7fff);
@@ -219,6 +160,13 @@ static int post_next(struct exec *x)
         /* Scratch is bound before a resume too: it may write what it declared. */
         for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
             rc = grow_tmp(&c->dti, x->buf, x->blocks, x->have, i, s->tmp_count[i]);
+        /* So is the node's segment, as large as the schedule says it needs
+         * by now (collective over the node: every rank of it raises
+         * shm_bytes at the same point of its schedule). */
+        if (rc == MPI_SUCCESS && s->shm_bytes > c->shm.size) {
+            rc = c->shm.cs ? node_segment_grow(&c->shm, s->shm_bytes) : MPI_ERR_INTERN;
+            x->buf[BUF_SHM] = c->shm.base;
+        }
         if (rc != MPI_SUCCESS)
             return rc;
         if (x->round < s->n_rounds)
@@ -231,12 +179,7 @@ static int post_next(struct exec *x)
         if (s->resume(s, x->buf) != 0 || s->oom)
             return MPI_ERR_NO_MEM;
     }
-    if (s->shm_bytes > c->shm_size) {
-        rc = c->shm_grow ? c->shm_grow(c, s->shm_bytes) : MPI_ERR_INTERN;
-        x->buf[BUF_SHM] = c->shm;
-    }
-    if (rc == MPI_SUCCESS)
-        rc = reserve_reqs(x, s->max_round_msgs);
+    rc = reserve_reqs(x, s->max_round_msgs);
     if (rc != MPI_SUCCESS)
         return rc;
     const struct sched_round *r = &s->rounds[x->round];
@@ -287,7 +230,7 @@ int exec_start(struct exec *x, struct coll_call *c, struct schedule *s, int tag)
     x->buf[BUF_SEND] = (void *)c->sendbuf;
     x->buf[BUF_RECV] = c->recvbuf;
     x->buf[BUF_TMP] = x->buf[BUF_TMP2] = NULL;
-    x->buf[BUF_SHM] = c->shm;
+    x->buf[BUF_SHM] = c->shm.base;
     x->tag = tag;
     x->round = 0;
     x->nreq = 0;

@@ -2,7 +2,7 @@
  * Collective operations as objects: one prepared call (buffers, schedule,
  * scratch) that the blocking path runs to completion, the nonblocking path
  * starts and leaves to the progress engine, and the persistent path starts
- * again and again.  collectives.c and exchange.c prepare them; the same
+ * again and again.  the drivers of src/api/ (reductions.c, alltoall.c) prepare them; the same
  * schedules serve all three forms.
  *
  * The application holds an ordinary MPI_Request:
@@ -17,14 +17,14 @@
  * Either way the MPI below completes the request and MPI_Wait/Test/... work
  * on it unchanged once colibri has progressed the schedule: the interposed
  * wait and test calls (interpose/requests.c) do that, and so does the
- * optional progress thread (progress.c).
+ * optional progress thread (progress.h).
  */
 #ifndef COLIBRI_NBC_H
 #define COLIBRI_NBC_H
 
 #include <stdbool.h>
 
-#include "runtime.h"
+#include "executor.h"
 
 struct coll_op {
     struct coll_call c;
@@ -51,7 +51,7 @@ struct coll_op {
     /* A nonblocking call that must agree with every rank on a value before
      * it can choose its algorithm (automatic alltoallv: the largest block)
      * first runs that agreement as a schedule of its own (`pre`, from
-     * exec_agree_prepare, on `agreed`); then `choose` selects the
+     * agree_max_prepare, on `agreed`); then `choose` selects the
      * algorithm and builds `own` (op_build).  NULL: no prelude. */
     int (*choose)(struct coll_op *op);
     struct schedule pre_s;
@@ -64,7 +64,7 @@ struct coll_op {
     bool running, completed, user_freed;
     struct coll_op *next, *prev;
     /* Last, not cleared for a new operation (op_clear): the prelude's call,
-     * which exec_agree_prepare fills, and the progress engine's state with
+     * which agree_max_prepare fills, and the progress engine's state with
      * its kilobyte of inline requests. */
     struct coll_call pre;
     struct exec x;
@@ -112,12 +112,5 @@ int nbc_progress(void);
  * else of colibri's on this process needs progress meanwhile.  False, and
  * nothing done, otherwise. */
 bool nbc_wait_alone(MPI_Request req);
-
-/* The progress thread (progress.c): started on the first nonblocking or
- * persistent call when COLIBRI_PROGRESS_THREAD=1, woken when an operation
- * starts, stopped at MPI_Finalize. */
-void progress_thread_ensure(void);
-void progress_thread_wake(void);
-void progress_thread_stop(void);
 
 #endif

@@ -4,9 +4,9 @@
  * (no message, no allocation).  What depends only on the group lives in the
  * shared group state (group_state.c).
  */
-#include "config.h"
+#include "../../config/config.h"
 #include "node.h"
-#include "runtime.h"
+#include "state.h"
 #include "setup.h"
 
 static int keyval = MPI_KEYVAL_INVALID;

@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "../select/select.h"
-#include "config.h"
-#include "sparse.h"
-#include "native.h"
-#include "nbc.h"
-#include "runtime.h"
-#include "validate.h"
+#include "../config/config.h"
+#include "../kernels/sparse.h"
+#include "../runtime/native.h"
+#include "../runtime/operation.h"
+#include "../runtime/agree.h"
+#include "../runtime/executor.h"
+#include "../runtime/stats.h"
+#include "../runtime/validate.h"
 
 static const char *const fnames[CALL_KINDS][COLIBRI_NCOLL] = {
     {"MPI_Allreduce", "MPI_Reduce", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
@@ -108,7 +110,7 @@ static struct sparse_estimate *agreed_shape(struct comm_state *cs, const struct 
         double v[SPARSE_AGREE];
         sparse_profile(o, input, n, cut, &pr);
         sparse_agree_values(&pr, n, cut, v);
-        if (exec_agree_max_n(cs, MPI_DOUBLE, v, SPARSE_AGREE) != MPI_SUCCESS)
+        if (agree_max_n(cs, MPI_DOUBLE, v, SPARSE_AGREE) != MPI_SUCCESS)
             return NULL;
         struct sparse_shape sh;
         sparse_shape_of(v, n, cs->size, &sh);

@@ -16,12 +16,14 @@
 #include <string.h>
 
 #include "../select/select.h"
-#include "config.h"
-#include "native.h"
-#include "nbc.h"
-#include "node.h"
-#include "runtime.h"
-#include "validate.h"
+#include "../config/config.h"
+#include "../runtime/native.h"
+#include "../runtime/operation.h"
+#include "../runtime/state/node.h"
+#include "../runtime/agree.h"
+#include "../runtime/executor.h"
+#include "../runtime/stats.h"
+#include "../runtime/validate.h"
 
 /* One side (send or receive) of the call, in elements of its datatype. */
 struct side {
@@ -189,7 +191,7 @@ static int global_max_block(struct comm_state *cs, const int64_t *sc, const int6
         m = rc[j] > m ? rc[j] : m;
     }
     *out = m;
-    return exec_agree_max(cs, MPI_INT64_T, out);
+    return agree_max(cs, MPI_INT64_T, out);
 }
 
 static bool wants_auto(colibri_coll coll, const char *requested)
@@ -371,7 +373,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
             op->agreed = c->sp.scounts[j] > op->agreed ? c->sp.scounts[j] : op->agreed;
             op->agreed = c->sp.rcounts[j] > op->agreed ? c->sp.rcounts[j] : op->agreed;
         }
-        rc = exec_agree_prepare(c->cs, MPI_INT64_T, &op->agreed, &op->pre, &op->pre_s);
+        rc = agree_max_prepare(c->cs, MPI_INT64_T, &op->agreed, &op->pre, &op->pre_s);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
             return raise_error(a->comm, fn, rc, "could not set up the collective");
@@ -416,7 +418,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     }
 
     if (op->alg->restrictions & R_NODE_AWARE) {
-        rc = node_segment_attach(c);
+        rc = node_segment_attach(c->cs, &c->shm);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
             return raise_error(a->comm, fn, rc, "could not attach the node's shared segment");

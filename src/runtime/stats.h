@@ -1,0 +1,12 @@
+/* COLIBRI_STATS: which algorithm served how many calls of each form. */
+#ifndef COLIBRI_STATS_H
+#define COLIBRI_STATS_H
+
+#include "call.h"
+
+/* Statistics (COLIBRI_STATS), per form of the call: MPI_Allreduce,
+ * MPI_Iallreduce, MPI_Allreduce_init (counted at each start). */
+void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind);
+void stats_report(void);
+
+#endif
