@@ -59,4 +59,24 @@ static inline int fold_oldrank(int newrank, int p)
     return fold_rem_oldrank(newrank, p - pof2_floor(p));
 }
 
+/*
+ * The same pairwise fold, except that a root in a folded pair is the
+ * one that stays, so a reduce never needs an extra hop to reach it.  New
+ * ranks (and so the rank order) are those above.
+ */
+static inline int fold_rooted_newrank(int rank, int p, int root)
+{
+    int rem = p - pof2_floor(p);
+    if (root < 2 * rem && root % 2 == 0 && rank / 2 == root / 2)
+        return rank == root ? root / 2 : -1;
+    return fold_newrank(rank, p);
+}
+
+static inline int fold_rooted_oldrank(int newrank, int p, int root)
+{
+    int rem = p - pof2_floor(p);
+    int old = fold_oldrank(newrank, p);
+    return root < 2 * rem && root % 2 == 0 && old == root + 1 ? root : old;
+}
+
 #endif

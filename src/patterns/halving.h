@@ -17,10 +17,10 @@
 
 #include <stdint.h>
 
-#include "fold.h"
+#include "butterfly.h"
 
 /* Most steps of any butterfly over an int number of ranks. */
-#define HALVING_MAXL 31
+#define HALVING_MAXL BUTTERFLY_MAXL
 
 /* Start of block b when n elements are cut into nblocks near-equal blocks,
  * the first n % nblocks of them one element longer. */
@@ -69,6 +69,32 @@ static inline int64_t halving_volume(int64_t n, int L)
     return v;
 }
 
+/* Recursive halving of per-rank blocks (reduce_scatter): p ranks' output
+ * counts fold onto 2^L folded blocks, block b being the outputs of the
+ * ranks that fold into virtual rank b (butterfly.h): one or two of them. */
+static inline int64_t halving_folded_count(const int64_t *counts, int p, int b)
+{
+    const int rem = p - pof2_floor(p);
+    return b < rem ? counts[2 * b] + counts[2 * b + 1] : counts[b + rem];
+}
+
+/* The bit-reversed layout that recursive halving works in: position q of
+ * the permuted vector holds folded block bit_reverse(q, L), which is where
+ * virtual rank bit_reverse(q, L) ends.  nat[b]: offset of folded block b in
+ * the input (natural order), b = 0..2^L; pos[q]: offset of position q in
+ * the permuted vector, q = 0..2^L (2^L + 1 entries each). */
+static inline void halving_layout(const int64_t *counts, int p, int64_t *nat, int64_t *pos)
+{
+    const int pof2 = pof2_floor(p), L = floor_log2(p);
+    nat[0] = pos[0] = 0;
+    for (int b = 0; b < pof2; b++)
+        nat[b + 1] = nat[b] + halving_folded_count(counts, p, b);
+    for (int q = 0; q < pof2; q++) {
+        const int b = bit_reverse(q, L);
+        pos[q + 1] = pos[q] + nat[b + 1] - nat[b];
+    }
+}
+
 /* Role of virtual rank v in step s of the binomial gather to virtual root vr
  * that undoes the halving (steps run from L-1 down to 0): 1 receives the
  * partner's positions, -1 sends its own and is done, 0 idle. */
@@ -77,26 +103,6 @@ static inline int gather_role(int v, int vr, int s)
     if ((v ^ vr) >> (s + 1))
         return 0;
     return ((v ^ vr) >> s & 1) ? -1 : 1;
-}
-
-/*
- * The pairwise fold of fold.h, except that a root in a folded pair is the
- * one that stays, so a reduce never needs an extra hop to reach it.  New
- * ranks (and so the rank order) are those of fold.h.
- */
-static inline int fold_rooted_newrank(int rank, int p, int root)
-{
-    int rem = p - pof2_floor(p);
-    if (root < 2 * rem && root % 2 == 0 && rank / 2 == root / 2)
-        return rank == root ? root / 2 : -1;
-    return fold_newrank(rank, p);
-}
-
-static inline int fold_rooted_oldrank(int newrank, int p, int root)
-{
-    int rem = p - pof2_floor(p);
-    int old = fold_oldrank(newrank, p);
-    return root < 2 * rem && root % 2 == 0 && old == root + 1 ? root : old;
 }
 
 #endif

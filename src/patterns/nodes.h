@@ -82,14 +82,4 @@ static inline int node_max_ranks(int n_nodes, const int *node_start)
     return most;
 }
 
-/* Bytes of the per-call metadata a node-aware exchange keeps at the start
- * of the node's shared segment: every node rank's send and receive byte
- * counts to and from every rank (2 x node_size x size int64).  The runtime
- * allocates at least this much when it first binds the segment, because the
- * schedule writes it before its first round. */
-static inline int64_t node_meta_bytes(int node_size, int size)
-{
-    return 2 * (int64_t)node_size * size * (int64_t)sizeof(int64_t);
-}
-
 #endif

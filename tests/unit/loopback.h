@@ -9,8 +9,9 @@
  * then applies its local copies; a dynamic schedule's resume is called when
  * its built rounds are done.  Messages between two ranks match in FIFO order.
  * Ranks of one node (struct node_layout) share one SHM segment, which
- * starts with node_meta_bytes (as core/node.c binds it) and grows
- * collectively: only when every rank of the node asks for the same size.
+ * starts as large as the built schedules ask (as runtime/executor.c binds
+ * it) and grows collectively: only when every rank of the node asks for
+ * the same size.
  *
  * It checks: message sizes (a receive must get exactly what was sent),
  * deadlock, out-of-bounds access to any buffer, writes to the send buffer
@@ -357,15 +358,6 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         rc = lb_fail(&w, "out of memory");
         goto out;
     }
-    /* As the runtime binds it (core/node.c): room for the metadata of
-     * patterns/nodes.h before the first round. */
-    for (int n = 0; c->layout && n < nodes; n++) {
-        int64_t bytes = node_meta_bytes(c->layout->node_start[n + 1] - c->layout->node_start[n], p);
-        if (lb_grow(&w.shm[n], &w.shm_len[n], bytes, false)) {
-            rc = lb_fail(&w, "out of memory");
-            goto out;
-        }
-    }
     for (int i = 0; i < p; i++) {
         struct lb_rank *r = &w.r[i];
         sched_init(&r->s);
@@ -418,6 +410,22 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         }
         if (c->alg->build(&r->sp, &r->s) != 0 || r->s.oom) {
             rc = lb_fail(&w, "rank %d: build failed", i);
+            goto out;
+        }
+    }
+    /* As the runtime binds it (runtime/executor.c): the segment grows to what
+     * the schedules ask for before their first resume or round, collectively
+     * over the node (every rank of it asks for the same size). */
+    for (int n = 0; c->layout && n < nodes; n++) {
+        const struct lb_rank *first = &w.r[c->layout->node_ranks[c->layout->node_start[n]]];
+        for (int q = c->layout->node_start[n] + 1; q < c->layout->node_start[n + 1]; q++)
+            if (w.r[c->layout->node_ranks[q]].s.shm_bytes != first->s.shm_bytes) {
+                rc = lb_fail(&w, "ranks %d and %d of a node ask for different segments at the start",
+                             first->sp.rank, c->layout->node_ranks[q]);
+                goto out;
+            }
+        if (lb_grow(&w.shm[n], &w.shm_len[n], first->s.shm_bytes, false)) {
+            rc = lb_fail(&w, "out of memory");
             goto out;
         }
     }

@@ -16,7 +16,7 @@
 #include "loopback.h"
 
 #include "coll/algorithm.h"
-#include "patterns/bruck.h"
+#include "patterns/radix.h"
 #include "select/select.h"
 
 static int passed, failed;
@@ -94,11 +94,11 @@ static void bruck_case(int p, int radix, int64_t b, bool in_place, struct sched_
                         .block = b, .in_place = in_place};
     if (!run(&c, costs))
         return;
-    int k = clamp_radix(radix, p), rounds = b ? bruck_rounds(p, k) : 0;
+    int k = clamp_radix(radix, p), rounds = b ? radix_subrounds(p, k) : 0;
     int64_t bytes = 0;
     for (int64_t stride = 1; stride < p; stride *= k)
-        for (int v = 1; v <= bruck_values(p, k, stride); v++)
-            bytes += bruck_nmoving(p, k, stride, v) * b;
+        for (int v = 1; v <= radix_values(p, k, stride); v++)
+            bytes += radix_nmoving(p, k, stride, v) * b;
     bool ok = true;
     for (int i = 0; i < p; i++)
         ok = ok && costs[i].rounds == rounds && costs[i].msgs_sent == rounds &&
@@ -250,8 +250,8 @@ static void test_scratch(int p)
         /* Bruck: the rotated blocks, and two packs of the largest sub-round. */
         int64_t most = 0;
         for (int64_t stride = 1; stride < p; stride *= 2)
-            if (bruck_nmoving(p, 2, stride, 1) > most)
-                most = bruck_nmoving(p, 2, stride, 1);
+            if (radix_nmoving(p, 2, stride, 1) > most)
+                most = radix_nmoving(p, 2, stride, 1);
         sched_init(&s);
         alltoall_bruck_build(&sp, &s);
         check(s.tmp_count[0] == p * b && s.tmp_count[1] == 2 * most * b,

@@ -9,7 +9,7 @@
  * and, for equal blocks of n bytes, 2S messages and M (n + 8) bytes sent.
  */
 #include "loopback.h"
-#include "patterns/sloav.h"
+#include "patterns/radix.h"
 
 static int passed, failed;
 
@@ -45,12 +45,12 @@ static void run_case(int p, int k, enum pattern pat, const int64_t *m, bool in_p
     struct lb_case c = {.alg = a, .p = p, .radix = k, .in_place = in_place, .counts = m,
                         .displs = displs};
     char err[256];
-    int kk = k >= 2 ? k : sloav_default_radix(p);
+    int kk = k >= 2 ? k : radix_sqrt(p);
     kk = kk < p ? kk : p;
-    int D = p > 1 ? sloav_digits(p, kk) : 0, S = p > 1 ? sloav_subrounds(p, kk) : 0;
+    int D = p > 1 ? radix_digits(p, kk) : 0, S = p > 1 ? radix_subrounds(p, kk) : 0;
     int64_t M = 0;
     for (int d = 0; d < D; d++)
-        M += sloav_moving(p, kk, sloav_weight(kk, d));
+        M += radix_moving(p, kk, radix_weight(kk, d));
     const char *why = NULL;
     if (lb_run(&c, costs, err, sizeof err) != 0)
         why = err;
@@ -106,7 +106,7 @@ int main(void)
     }
     int big[] = {64, 100, 128, 129, 200};
     for (unsigned b = 0; b < sizeof big / sizeof *big; b++) {
-        int p = big[b], s = sloav_default_radix(p);
+        int p = big[b], s = radix_sqrt(p);
         int sample[] = {0, 2, 3, 4, 7, s - 1, s + 1, p / 2, p - 1, p};
         run_p(p, sample, (int)(sizeof sample / sizeof *sample));
     }

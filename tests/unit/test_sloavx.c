@@ -6,6 +6,7 @@
  * place.  Also the layout arithmetic of patterns/nodes.h.
  */
 #include "loopback.h"
+#include "patterns/node_segment.h"
 #include "patterns/nodes.h"
 #include "select/select.h"
 

@@ -19,36 +19,33 @@
  * combination joins two adjacent intervals of ranks, lower on the left: the
  * result is in exact rank order and non-commutative operations are safe.
  */
-#include "../../patterns/fold.h"
 #include "../halving_steps.h"
 
 int allreduce_rabenseifner_build(const struct sched_params *p, struct schedule *s)
 {
     const int64_t n = p->count;
-    const int size = p->size, rank = p->rank, L = floor_log2(size);
-    const bool folded = rank < 2 * (size - pof2_floor(size));
-    const int v = fold_newrank(rank, size);
+    struct butterfly b;
+    butterfly_init(&b, p->rank, p->size, -1);
+    const int L = b.L, v = b.v;
+    const bool folded = butterfly_folded(&b);
     struct halving h = {s, L, n, NULL, p->in_place ? BUF_RECV : BUF_SEND, BUF_RECV, BUF_TMP};
 
     if (v < 0) {
-        sched_send(s, rank + 1, h.in, 0, n);
+        sched_send(s, b.extra, h.in, 0, n);
         sched_round(s);
-        sched_recv(s, rank + 1, BUF_RECV, 0, n);
+        sched_recv(s, b.extra, BUF_RECV, 0, n);
         sched_round(s);
         return s->oom ? -1 : 0;
     }
     sched_need_tmp(s, BUF_TMP, folded ? n : halving_max_half(n, L, 0));
     if (folded)
-        hv_fold_in(&h, rank - 1, true, n);
+        hv_fold_in(&h, b.extra, true, n);
 
-    int peer[HALVING_MAXL];
-    for (int i = 0; i < L; i++)
-        peer[i] = fold_oldrank(v ^ 1 << i, size);
-    hv_reduce_scatter(&h, v, peer);
-    hv_allgather(&h, v, peer);
+    hv_reduce_scatter(&h, v, b.peer);
+    hv_allgather(&h, v, b.peer);
 
     if (folded) {
-        sched_send(s, rank - 1, BUF_RECV, 0, n);
+        sched_send(s, b.extra, BUF_RECV, 0, n);
         sched_round(s);
     }
     return s->oom ? -1 : 0;

@@ -10,34 +10,34 @@
  * The lower rank's data is always the left operand, and the fold pairs
  * neighbours, so non-commutative operations get the exact rank order.
  */
-#include "../../patterns/fold.h"
+#include "../../patterns/butterfly.h"
 #include "../algorithm.h"
 
 int allreduce_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
 {
     const int64_t n = p->count;
     const int size = p->size, rank = p->rank;
-    const int pof2 = pof2_floor(size), rem = size - pof2;
-    const int newrank = fold_newrank(rank, size);
+    struct butterfly b;
+    butterfly_init(&b, rank, size, -1);
 
     if (!p->in_place)
         sched_copy(s, BUF_SEND, 0, BUF_RECV, 0, n);
     sched_round(s);
     sched_need_tmp(s, BUF_TMP, n);
 
-    if (rank < 2 * rem) {
-        if (newrank < 0) {
-            sched_send(s, rank + 1, BUF_RECV, 0, n);
+    if (butterfly_folded(&b)) {
+        if (b.v < 0) {
+            sched_send(s, b.extra, BUF_RECV, 0, n);
         } else {
-            sched_recv(s, rank - 1, BUF_TMP, 0, n);
+            sched_recv(s, b.extra, BUF_TMP, 0, n);
             sched_reduce(s, BUF_TMP, 0, BUF_RECV, 0, n, 0);
         }
         sched_round(s);
     }
 
-    if (newrank >= 0) {
-        for (int mask = 1; mask < pof2; mask <<= 1) {
-            int partner = fold_oldrank(newrank ^ mask, size);
+    if (b.v >= 0) {
+        for (int i = 0; i < b.L; i++) {
+            const int partner = b.peer[i];
             sched_send(s, partner, BUF_RECV, 0, n);
             sched_recv(s, partner, BUF_TMP, 0, n);
             sched_reduce(s, BUF_TMP, 0, BUF_RECV, 0, n, partner < rank ? 0 : SOP_DST_IS_LEFT);
@@ -45,11 +45,11 @@ int allreduce_recursive_doubling_build(const struct sched_params *p, struct sche
         }
     }
 
-    if (rank < 2 * rem) {
-        if (newrank < 0)
-            sched_recv(s, rank + 1, BUF_RECV, 0, n);
+    if (butterfly_folded(&b)) {
+        if (b.v < 0)
+            sched_recv(s, b.extra, BUF_RECV, 0, n);
         else
-            sched_send(s, rank - 1, BUF_RECV, 0, n);
+            sched_send(s, b.extra, BUF_RECV, 0, n);
         sched_round(s);
     }
     return s->oom ? -1 : 0;

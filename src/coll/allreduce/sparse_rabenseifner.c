@@ -28,7 +28,6 @@
  * received block is the kernel's `in`), so results are bitwise the dense
  * ones; positions are cut with the same block_offset.
  */
-#include "../../patterns/fold.h"
 #include "../../patterns/halving.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
@@ -37,22 +36,22 @@ int allreduce_sparse_rabenseifner_build(const struct sched_params *p, struct sch
 {
     if (p->count == 0)
         return 0; /* nothing to reduce */
-    const int size = p->size, rank = p->rank, L = floor_log2(size);
-    const int v = fold_newrank(rank, size);
-    const bool folded = rank < 2 * (size - pof2_floor(size));
+    struct butterfly b;
+    butterfly_init(&b, p->rank, p->size, -1);
+    const int L = b.L, v = b.v;
+    const bool folded = butterfly_folded(&b);
     struct sparse_step steps[2 * HALVING_MAXL + 2];
     int n = 0;
     if (v < 0) {
-        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank + 1};
-        steps[n++] = (struct sparse_step){.kind = SP_RECV_REPLACE, .peer = rank + 1};
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = b.extra};
+        steps[n++] = (struct sparse_step){.kind = SP_RECV_REPLACE, .peer = b.extra};
         return sparse_acc_build(p, s, steps, n, true);
     }
     if (folded)
         steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true,
-                                          .peer = rank - 1};
-    int peer[HALVING_MAXL] = {0}, lo, len;
-    for (int i = 0; i < L; i++)
-        peer[i] = fold_oldrank(v ^ 1 << i, size);
+                                          .peer = b.extra};
+    const int *peer = b.peer;
+    int lo, len;
     n += sparse_halving_steps(steps + n, p->count, L, NULL, v, peer);
     for (int i = L - 1; i >= 0; i--) {
         halving_range(v, L, i + 1, &lo, &len);
@@ -60,7 +59,7 @@ int allreduce_sparse_rabenseifner_build(const struct sched_params *p, struct sch
                                        v >> i & 1 ? lo - len : lo + len, len);
     }
     if (folded)
-        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank - 1};
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = b.extra};
     return sparse_acc_build(p, s, steps, n, true);
 }
 

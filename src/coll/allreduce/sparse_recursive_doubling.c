@@ -25,7 +25,7 @@
  * neutral element (MAXLOC, user ops, derived types) and vectors past
  * SCHED_CHUNK bytes are outside its catalog restriction (neutral-element).
  */
-#include "../../patterns/fold.h"
+#include "../../patterns/butterfly.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
 
@@ -34,24 +34,24 @@ int allreduce_sparse_recursive_doubling_build(const struct sched_params *p, stru
     if (p->count == 0)
         return 0; /* nothing to reduce */
     const int size = p->size, rank = p->rank;
-    const int pof2 = pof2_floor(size), rem = size - pof2;
-    const int newrank = fold_newrank(rank, size);
+    struct butterfly b;
+    butterfly_init(&b, rank, size, -1);
     struct sparse_step steps[66];
     int n = 0;
-    if (rank < 2 * rem) {
-        if (newrank < 0)
-            steps[n++] = (struct sparse_step){.kind = SP_SEND, .recv_is_in = true, .peer = rank + 1};
+    if (butterfly_folded(&b)) {
+        if (b.v < 0)
+            steps[n++] = (struct sparse_step){.kind = SP_SEND, .recv_is_in = true, .peer = b.extra};
         else
-            steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true, .peer = rank - 1};
+            steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true, .peer = b.extra};
     }
-    if (newrank >= 0)
-        for (int mask = 1; mask < pof2; mask <<= 1)
-            steps[n++] = (struct sparse_step){.kind = SP_EXCH, .recv_is_in = true, .peer = fold_oldrank(newrank ^ mask, size)};
-    if (rank < 2 * rem) {
-        if (newrank < 0)
-            steps[n++] = (struct sparse_step){.kind = SP_RECV_REPLACE, .recv_is_in = true, .peer = rank + 1};
+    if (b.v >= 0)
+        for (int i = 0; i < b.L; i++)
+            steps[n++] = (struct sparse_step){.kind = SP_EXCH, .recv_is_in = true, .peer = b.peer[i]};
+    if (butterfly_folded(&b)) {
+        if (b.v < 0)
+            steps[n++] = (struct sparse_step){.kind = SP_RECV_REPLACE, .recv_is_in = true, .peer = b.extra};
         else
-            steps[n++] = (struct sparse_step){.kind = SP_SEND, .recv_is_in = true, .peer = rank - 1};
+            steps[n++] = (struct sparse_step){.kind = SP_SEND, .recv_is_in = true, .peer = b.extra};
     }
     return sparse_acc_build(p, s, steps, n, true);
 }

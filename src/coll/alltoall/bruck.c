@@ -23,7 +23,7 @@
  * packs.  In place, SEND is RECV; the first step copies all of it to TMP and
  * RECV is written only by the last, so the aliasing is harmless.
  */
-#include "../../patterns/bruck.h"
+#include "../../patterns/radix.h"
 #include "../algorithm.h"
 
 static int radix(const struct sched_params *p)
@@ -40,7 +40,7 @@ static void pack(struct schedule *s, int p, int k, int64_t stride, int v, int64_
                  int64_t pack_off, bool unpack)
 {
     int64_t at = pack_off;
-    for (int c = 0, start; (start = bruck_run_start(p, k, stride, v, c)) < p; c++) {
+    for (int c = 0, start; (start = radix_run_start(p, k, stride, v, c)) < p; c++) {
         int64_t len = (p - start < stride ? p - start : stride) * b;
         if (unpack)
             sched_copy(s, BUF_TMP2, at, BUF_TMP, start * b, len);
@@ -56,9 +56,9 @@ int alltoall_bruck_build(const struct sched_params *p, struct schedule *s)
     const int64_t b = p->count;
     int64_t most = 0; /* blocks in the largest pack */
     for (int64_t stride = 1; stride < size; stride *= k)
-        for (int v = 1; v <= bruck_values(size, k, stride); v++)
-            if (bruck_nmoving(size, k, stride, v) > most)
-                most = bruck_nmoving(size, k, stride, v);
+        for (int v = 1; v <= radix_values(size, k, stride); v++)
+            if (radix_nmoving(size, k, stride, v) > most)
+                most = radix_nmoving(size, k, stride, v);
     sched_need_tmp(s, BUF_TMP, size * b);
     sched_need_tmp(s, BUF_TMP2, 2 * most * b);
 
@@ -66,17 +66,17 @@ int alltoall_bruck_build(const struct sched_params *p, struct schedule *s)
     sched_copy(s, BUF_SEND, rank * b, BUF_TMP, 0, (size - rank) * b);
     sched_copy(s, BUF_SEND, 0, BUF_TMP, (size - rank) * b, rank * b);
     for (int64_t stride = 1; stride < size; stride *= k)
-        for (int v = 1; v <= bruck_values(size, k, stride); v++) {
-            int64_t n = bruck_nmoving(size, k, stride, v) * b;
+        for (int v = 1; v <= radix_values(size, k, stride); v++) {
+            int64_t n = radix_nmoving(size, k, stride, v) * b;
             /* Packs after the previous sub-round's unpack, in its round. */
             pack(s, size, k, stride, v, b, 0, false);
             sched_round(s);
-            sched_send(s, bruck_send_peer(rank, size, stride, v), BUF_TMP2, 0, n);
-            sched_recv(s, bruck_recv_peer(rank, size, stride, v), BUF_TMP2, most * b, n);
+            sched_send(s, radix_peer(rank, size, v, stride, +1), BUF_TMP2, 0, n);
+            sched_recv(s, radix_peer(rank, size, v, stride, -1), BUF_TMP2, most * b, n);
             pack(s, size, k, stride, v, b, most * b, true);
         }
     for (int i = 0; i < size; i++)
-        sched_copy(s, BUF_TMP, i * b, BUF_RECV, bruck_block_source(rank, size, i) * b, b);
+        sched_copy(s, BUF_TMP, i * b, BUF_RECV, radix_slot_source(rank, size, i) * b, b);
     sched_round(s);
     return s->oom ? -1 : 0;
 }
@@ -87,8 +87,8 @@ double alltoall_bruck_cost(const struct sched_params *p, const struct cost_param
     const double s = (double)p->count;
     double t = 2 * size * s * m->gamma;
     for (int64_t stride = 1; stride < size; stride *= k)
-        for (int v = 1; v <= bruck_values(size, k, stride); v++)
+        for (int v = 1; v <= radix_values(size, k, stride); v++)
             t += m->alpha + 2 * m->o +
-                 (double)bruck_nmoving(size, k, stride, v) * s * (m->beta + 2 * m->gamma);
+                 (double)radix_nmoving(size, k, stride, v) * s * (m->beta + 2 * m->gamma);
     return t;
 }

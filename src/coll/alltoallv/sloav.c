@@ -32,7 +32,7 @@
  */
 #include <stdlib.h>
 
-#include "../../patterns/sloav.h"
+#include "../../patterns/radix.h"
 #include "../algorithm.h"
 #include "../common/sloav_exchange.h"
 
@@ -84,12 +84,12 @@ double alltoallv_sloav_cost(const struct sched_params *p, const struct cost_para
     if (size == 1)
         return 0;
     int k = sloav_exchange_radix(size, p->radix);
-    int D = sloav_digits(size, k);
+    int D = radix_digits(size, k);
     int64_t moved = 0;
     for (int d = 0; d < D; d++)
-        moved += sloav_moving(size, k, sloav_weight(k, d));
+        moved += radix_moving(size, k, radix_weight(k, d));
     /* p->count: the largest block of any rank when selecting automatically. */
     double bytes = (double)moved * (double)(p->count + 8);
-    return (D + 1) * m->alpha + 4.0 * sloav_subrounds(size, k) * m->o +
+    return (D + 1) * m->alpha + 4.0 * radix_subrounds(size, k) * m->o +
            bytes * m->beta * cost_link_share(p);
 }

@@ -44,16 +44,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../patterns/nodes.h"
+#include "../../patterns/node_segment.h"
 #include "../algorithm.h"
 #include "../common/sloav_exchange.h"
-#include "../../patterns/sloav.h"
+#include "../../patterns/radix.h"
 
 struct sloavx {
     int p, me, li, nloc, node, n_nodes, leader, radix;
     int *node_of, *node_start, *node_ranks;   /* the layout, copied */
     int64_t *sc, *sd, *rc, *rd;               /* this rank's counts, copied */
-    int64_t *send_off, *recv_off, *local_off; /* segment offsets (segment_offsets) */
+    int64_t *send_off, *recv_off, *local_off; /* segment offsets (node_seg_offsets) */
     int64_t *meta;                            /* nloc x 2p: the node's counts */
     int64_t send_at, recv_at;                 /* segment offsets of the data areas */
     int stage;
@@ -73,10 +73,12 @@ static void sloavx_free(void *state)
     free(x);
 }
 
-/* Send count from local rank ls (local index) to rank d, and receive count
- * of local rank ld from rank s, from the node's published metadata. */
-static int64_t meta_send(const struct sloavx *x, int ls, int d) { return x->meta[(int64_t)ls * 2 * x->p + d]; }
-static int64_t meta_recv(const struct sloavx *x, int ld, int s) { return x->meta[(int64_t)ld * 2 * x->p + x->p + s]; }
+/* The node's segment as every rank of it sees it (patterns/node_segment.h). */
+static struct node_seg seg_of(const struct sloavx *x)
+{
+    return (struct node_seg){x->meta, x->p, x->nloc, x->node, x->n_nodes,
+                             x->node_of, x->node_start, x->node_ranks};
+}
 
 /* Every non-leader tells the leader, the leader waits for all: one round. */
 static void to_leader(struct sloavx *x, struct schedule *s)
@@ -96,41 +98,6 @@ static void from_leader(struct sloavx *x, struct schedule *s)
         sched_signal(s, x->node_ranks[x->node_start[x->node] + i]);
 }
 
-/* The segment offsets of this call's blocks, from the node's metadata:
- * send_off[d], this rank's block to rank d in the send area (ordered by
- * destination node, destination rank, local source); local_off[l], the
- * block from local rank (index) l to this rank there; recv_off[s], the
- * block from rank s (another node) to this rank in the receive area
- * (ordered by source node, local destination, source rank: how the source
- * node's send area orders its aggregated block for this node).  Each is a
- * prefix sum over the node's blocks: one pass for all, O(p L), where
- * looking blocks up one at a time cost O(p^2 L) per call. */
-static void segment_offsets(struct sloavx *x)
-{
-    int64_t off = x->send_at;
-    for (int q = 0; q < x->p; q++) {
-        int d = x->node_ranks[q];
-        for (int l = 0; l < x->nloc; l++) {
-            if (l == x->li)
-                x->send_off[d] = off;
-            if (d == x->me)
-                x->local_off[l] = off;
-            off += meta_send(x, l, d);
-        }
-    }
-    off = x->recv_at;
-    for (int m = 0; m < x->n_nodes; m++) {
-        if (m == x->node)
-            continue;
-        for (int l = 0; l < x->nloc; l++)
-            for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++) {
-                if (l == x->li)
-                    x->recv_off[x->node_ranks[q]] = off;
-                off += meta_recv(x, l, x->node_ranks[q]);
-            }
-    }
-}
-
 /* Copies the blocks from ranks of this node straight out of the segment. */
 static void node_internal(struct sloavx *x, struct schedule *s)
 {
@@ -148,17 +115,11 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
 {
     int p = x->p;
     memcpy(x->meta, (char *)buf[BUF_SHM], (size_t)x->nloc * 2 * (size_t)p * sizeof *x->meta);
-    int64_t send_total = 0, recv_total = 0;
-    for (int l = 0; l < x->nloc; l++)
-        for (int r = 0; r < p; r++) {
-            send_total += meta_send(x, l, r);
-            recv_total += x->node_of[r] != x->node ? meta_recv(x, l, r) : 0;
-        }
-    x->send_at = node_meta_bytes(x->nloc, p);
-    x->recv_at = x->send_at + send_total;
+    const struct node_seg seg = seg_of(x);
     /* The same on every rank of the node: all read the same metadata. */
-    s->shm_bytes = x->recv_at + recv_total;
-    segment_offsets(x);
+    node_seg_areas(&seg, &x->send_at, &x->recv_at, &s->shm_bytes);
+    node_seg_offsets(&seg, x->li, x->me, x->send_at, x->recv_at, x->send_off, x->local_off,
+                     x->recv_off);
 
     for (int d = 0; d < p; d++)
         sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
@@ -180,24 +141,20 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
     int N = x->n_nodes;
     struct sx_block *blk = malloc(2 * (size_t)N * sizeof *blk);
     int *leaders = malloc((size_t)N * sizeof *leaders);
-    if (!blk || !leaders) {
+    int64_t *span = malloc(4 * (size_t)N * sizeof *span);
+    if (!blk || !leaders || !span) {
         free(blk);
         free(leaders);
+        free(span);
         return -1;
     }
-    int64_t so = x->send_at, ro = x->recv_at;
+    node_seg_blocks(&seg, x->send_at, x->recv_at, span, span + N, span + 2 * N, span + 3 * N);
     for (int m = 0; m < N; m++) {
         leaders[m] = x->node_ranks[x->node_start[m]];
-        int64_t sl = 0, rl = 0;
-        for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++)
-            for (int l = 0; l < x->nloc; l++) {
-                sl += meta_send(x, l, x->node_ranks[q]);
-                rl += m != x->node ? meta_recv(x, l, x->node_ranks[q]) : 0;
-            }
-        blk[m] = (struct sx_block){BUF_SHM, so, m != x->node ? sl : 0};
-        blk[N + m] = (struct sx_block){BUF_SHM, ro, rl};
-        so += sl, ro += rl;
+        blk[m] = (struct sx_block){BUF_SHM, span[m], span[N + m]};
+        blk[N + m] = (struct sx_block){BUF_SHM, span[2 * N + m], span[3 * N + m]};
     }
+    free(span);
     struct sloav_group g = {N, x->node, leaders, x->radix, blk, blk + N, false};
     int rc = sloav_exchange_init(&x->vb, &g);
     free(blk);
@@ -307,15 +264,15 @@ double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_par
     double L = (double)P / N, signals = L > 1 ? 4 : 0;
     if (N == 1)
         return signals * m->alpha;
-    int k = sloav_exchange_radix(N, p->radix), D = sloav_digits(N, k);
+    int k = sloav_exchange_radix(N, p->radix), D = radix_digits(N, k);
     int64_t moved = 0;
     for (int d = 0; d < D; d++)
-        moved += sloav_moving(N, k, sloav_weight(k, d));
+        moved += radix_moving(N, k, radix_weight(k, d));
     /* Aggregated blocks: L x L blocks of p->count (the largest) bytes. */
     double block = L * L * (double)p->count;
     /* The leader posts and completes metadata and data both ways per
      * sub-round, and 2 signals to and 1 from each of its L - 1 ranks. */
-    int S = sloav_subrounds(N, k);
+    int S = radix_subrounds(N, k);
     return (signals + D + 1) * m->alpha + (4.0 * S + 4 * (L - 1)) * m->o +
            (double)moved * (block + 8) * m->beta;
 }

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../patterns/sloav.h"
+#include "../../patterns/radix.h"
 
 int sloav_exchange_radix(int n, int radix)
 {
-    int k = radix >= 2 ? radix : sloav_default_radix(n);
+    int k = radix >= 2 ? radix : radix_sqrt(n);
     return k < n ? k : n; /* any k >= n is one digit: the same exchange */
 }
 
@@ -20,7 +20,7 @@ void sloav_exchange_free(struct sloav_exchange *x)
 
 static int peer_rank(const struct sloav_exchange *x, int v, int w, int dir)
 {
-    return x->rank_of[sloav_peer(x->me, x->n, v, w, dir)];
+    return x->rank_of[radix_peer(x->me, x->n, v, w, dir)];
 }
 
 int sloav_exchange_init(struct sloav_exchange *x, const struct sloav_group *g)
@@ -46,7 +46,7 @@ int sloav_exchange_init(struct sloav_exchange *x, const struct sloav_group *g)
     memcpy(x->dst, g->dst, N * sizeof *x->dst);
     for (int i = 0; i < n; i++)
         x->rank_of[i] = g->rank_of ? g->rank_of[i] : i;
-    x->n = n, x->me = me, x->k = k, x->D = sloav_digits(n, k);
+    x->n = n, x->me = me, x->k = k, x->D = radix_digits(n, k);
     x->in_place = g->in_place;
     x->meta = 8 * (int64_t)(n - 1);
     for (int i = 0; i < n; i++) {
@@ -77,11 +77,11 @@ static void deliver(struct sloav_exchange *x, struct schedule *s, int buf, int64
  * metadata starts; returns the number of values. */
 static int count_values(struct sloav_exchange *x, int w)
 {
-    int nv = sloav_values(x->n, x->k, w);
+    int nv = radix_values(x->n, x->k, w);
     for (int v = 0; v <= nv; v++)
         x->cnt[v] = 0;
     for (int i = 1; i < x->n; i++)
-        x->cnt[sloav_digit(i, x->k, w)]++;
+        x->cnt[radix_digit(i, x->k, w)]++;
     int64_t m = 0;
     for (int v = 1; v <= nv; v++) {
         x->moff[v] = m;
@@ -96,13 +96,13 @@ static int count_values(struct sloav_exchange *x, int w)
  * and records where the receive area starts. */
 static void build_arena(struct sloav_exchange *x, struct schedule *s, int d)
 {
-    const int X = arena_buf(d), w = sloav_weight(x->k, d);
-    int nv = sloav_values(x->n, x->k, w);
+    const int X = arena_buf(d), w = radix_weight(x->k, d);
+    int nv = radix_values(x->n, x->k, w);
     int64_t o = arena_base(x, d);
     for (int v = 1; v <= nv; v++)
         x->pack_len[v] = 0;
     for (int i = 1; i < x->n; i++)
-        x->pack_len[sloav_digit(i, x->k, w)] += x->size[i];
+        x->pack_len[radix_digit(i, x->k, w)] += x->size[i];
     for (int v = 1; v <= nv; v++) {
         x->pack_off[v] = o;
         o += x->pack_len[v];
@@ -111,7 +111,7 @@ static void build_arena(struct sloav_exchange *x, struct schedule *s, int d)
     for (int v = 1; v <= nv; v++)
         fill[v] = x->pack_off[v];
     for (int i = 1; i < x->n; i++) {
-        int v = sloav_digit(i, x->k, w);
+        int v = radix_digit(i, x->k, w);
         int64_t to;
         if (v)
             to = fill[v], fill[v] += x->size[i];
@@ -149,7 +149,7 @@ bool sloav_exchange_start(struct sloav_exchange *x, struct schedule *s)
  * the blocks that arrive at their destination. */
 static void data_round(struct sloav_exchange *x, struct schedule *s, const int64_t *meta_in, int d)
 {
-    const int X = arena_buf(d), w = sloav_weight(x->k, d);
+    const int X = arena_buf(d), w = radix_weight(x->k, d);
     int nv = count_values(x, w);
     int64_t *seen = x->seen;
     for (int v = 1; v <= nv; v++) {
@@ -159,7 +159,7 @@ static void data_round(struct sloav_exchange *x, struct schedule *s, const int64
     }
     /* New sizes, and each message's length (the v-th recv_off holds it for now). */
     for (int i = 1; i < x->n; i++) {
-        int v = sloav_digit(i, x->k, w);
+        int v = radix_digit(i, x->k, w);
         if (!v)
             continue;
         memcpy(&x->size[i], &meta_in[x->moff[v] + seen[v]++], sizeof(int64_t));
@@ -174,15 +174,15 @@ static void data_round(struct sloav_exchange *x, struct schedule *s, const int64
     }
     sched_need_tmp(s, X, o);
     for (int i = 1; i < x->n; i++) {
-        int v = sloav_digit(i, x->k, w);
+        int v = radix_digit(i, x->k, w);
         if (!v)
             continue;
         x->buf[i] = (uint8_t)X;
         x->off[i] = x->recv_off[v];
         x->recv_off[v] += x->size[i];
-        if (!sloav_final(i, v, w))
+        if (!radix_final(i, v, w))
             continue;
-        deliver(x, s, X, x->off[i], x->size[i], sloav_peer(x->me, x->n, i, 1, -1));
+        deliver(x, s, X, x->off[i], x->size[i], radix_peer(x->me, x->n, i, 1, -1));
         x->done[i] = true;
     }
 }
@@ -195,13 +195,13 @@ bool sloav_exchange_round(struct sloav_exchange *x, struct schedule *s, void *co
     if (d > 0)
         data_round(x, s, meta_in, d - 1);
     if (d < x->D) {
-        const int w = sloav_weight(x->k, d);
+        const int w = radix_weight(x->k, d);
         int nv = count_values(x, w);
         int64_t *seen = x->seen;
         for (int v = 1; v <= nv; v++)
             seen[v] = 0;
         for (int i = 1; i < x->n; i++) {
-            int v = sloav_digit(i, x->k, w);
+            int v = radix_digit(i, x->k, w);
             if (v)
                 memcpy(&meta_out[x->moff[v] + seen[v]++], &x->size[i], sizeof(int64_t));
         }

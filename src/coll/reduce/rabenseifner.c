@@ -19,20 +19,21 @@
  * on the left, so non-commutative operations get exact rank order.
  * Non-root ranks work in scratch: they have no output buffer.
  */
-#include "../../patterns/fold.h"
 #include "../halving_steps.h"
 
 int reduce_rabenseifner_build(const struct sched_params *p, struct schedule *s)
 {
     const int64_t n = p->count;
-    const int size = p->size, rank = p->rank, root = p->root, L = floor_log2(size);
-    const bool is_root = rank == root, folded = rank < 2 * (size - pof2_floor(size));
-    const int v = fold_rooted_newrank(rank, size, root);
+    const int size = p->size, rank = p->rank, root = p->root;
+    struct butterfly b;
+    butterfly_init(&b, rank, size, root);
+    const int L = b.L, v = b.v;
+    const bool is_root = rank == root, folded = butterfly_folded(&b);
     struct halving h = {s, L, n, NULL, p->in_place ? BUF_RECV : BUF_SEND,
                         is_root ? BUF_RECV : BUF_TMP, BUF_TMP2};
 
     if (v < 0) {
-        sched_send(s, rank ^ 1, h.in, 0, n);
+        sched_send(s, b.extra, h.in, 0, n);
         sched_round(s);
         return s->oom ? -1 : 0;
     }
@@ -40,13 +41,10 @@ int reduce_rabenseifner_build(const struct sched_params *p, struct schedule *s)
         sched_need_tmp(s, BUF_TMP, n);
     sched_need_tmp(s, BUF_TMP2, folded ? n : halving_max_half(n, L, 0));
     if (folded)
-        hv_fold_in(&h, rank ^ 1, (rank ^ 1) < rank, n);
+        hv_fold_in(&h, b.extra, b.extra < rank, n);
 
-    int peer[HALVING_MAXL];
-    for (int i = 0; i < L; i++)
-        peer[i] = fold_rooted_oldrank(v ^ 1 << i, size, root);
-    hv_reduce_scatter(&h, v, peer);
-    hv_gather(&h, v, fold_rooted_newrank(root, size, root), peer);
+    hv_reduce_scatter(&h, v, b.peer);
+    hv_gather(&h, v, fold_rooted_newrank(root, size, root), b.peer);
     return s->oom ? -1 : 0;
 }
 

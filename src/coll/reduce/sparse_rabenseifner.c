@@ -17,7 +17,6 @@
  * received block is the kernel's `in`, in the fold too), so results are
  * bitwise the dense ones.
  */
-#include "../../patterns/fold.h"
 #include "../../patterns/halving.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
@@ -26,21 +25,20 @@ int reduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedu
 {
     if (p->count == 0)
         return 0; /* nothing to reduce */
-    const int size = p->size, rank = p->rank, root = p->root, L = floor_log2(size);
-    const int v = fold_rooted_newrank(rank, size, root),
-              vr = fold_rooted_newrank(root, size, root);
+    const int size = p->size, rank = p->rank, root = p->root;
+    struct butterfly b;
+    butterfly_init(&b, rank, size, root);
+    const int L = b.L, v = b.v, vr = fold_rooted_newrank(root, size, root);
     struct sparse_step steps[2 * HALVING_MAXL + 1];
     int n = 0;
     if (v < 0) {
-        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank ^ 1};
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = b.extra};
         return sparse_acc_build(p, s, steps, n, false);
     }
-    if (rank < 2 * (size - pof2_floor(size)))
+    if (butterfly_folded(&b))
         steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true,
-                                          .peer = rank ^ 1};
-    int peer[HALVING_MAXL] = {0};
-    for (int i = 0; i < L; i++)
-        peer[i] = fold_rooted_oldrank(v ^ 1 << i, size, root);
+                                          .peer = b.extra};
+    const int *peer = b.peer;
     n += sparse_halving_steps(steps + n, p->count, L, NULL, v, peer);
     for (int i = L - 1; i >= 0; i--) {
         const int role = gather_role(v, vr, i);

@@ -29,48 +29,36 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../patterns/fold.h"
 #include "../halving_steps.h"
 
-/* cnt[b]: elements of folded block b (the blocks of its one or two ranks),
- * b = 0..2^L-1. */
-static void folded_counts(const struct sched_params *p, int64_t *cnt)
-{
-    const int pof2 = pof2_floor(p->size), rem = p->size - pof2;
-    for (int b = 0; b < pof2; b++)
-        cnt[b] = b < rem ? p->counts[2 * b] + p->counts[2 * b + 1] : p->counts[b + rem];
-}
 
 int reduce_scatter_recursive_halving_build(const struct sched_params *p, struct schedule *s)
 {
-    const int size = p->size, rank = p->rank, pof2 = pof2_floor(size), L = floor_log2(size);
+    const int size = p->size, rank = p->rank, pof2 = pof2_floor(size);
     const int64_t *counts = p->counts;
-    const bool folded = rank < 2 * (size - pof2);
-    const int v = fold_newrank(rank, size), in = p->in_place ? BUF_RECV : BUF_SEND;
+    struct butterfly bf;
+    butterfly_init(&bf, rank, size, -1);
+    const int L = bf.L, v = bf.v, in = p->in_place ? BUF_RECV : BUF_SEND;
+    const bool folded = butterfly_folded(&bf);
     int64_t total = 0;
     for (int i = 0; i < size; i++)
         total += counts[i];
 
     if (v < 0) {
-        sched_send(s, rank + 1, in, 0, total);
+        sched_send(s, bf.extra, in, 0, total);
         sched_round(s);
-        sched_recv(s, rank + 1, BUF_RECV, 0, counts[rank]);
+        sched_recv(s, bf.extra, BUF_RECV, 0, counts[rank]);
         sched_round(s);
         return s->oom ? -1 : 0;
     }
 
-    /* cnt: folded block sizes, nat: their offsets in the input, pos: offsets
-     * of positions 0..2^L in the permuted scratch. */
-    int64_t *cnt = malloc(3 * ((size_t)pof2 + 1) * sizeof *cnt);
-    if (!cnt)
+    /* nat: folded blocks' offsets in the input, pos: offsets of positions
+     * 0..2^L in the permuted scratch (halving_layout). */
+    int64_t *nat = malloc(2 * ((size_t)pof2 + 1) * sizeof *nat);
+    if (!nat)
         return -1;
-    int64_t *nat = cnt + pof2 + 1, *pos = nat + pof2 + 1;
-    folded_counts(p, cnt);
-    nat[0] = pos[0] = 0;
-    for (int b = 0; b < pof2; b++) {
-        nat[b + 1] = nat[b] + cnt[b];
-        pos[b + 1] = pos[b] + cnt[bit_reverse(b, L)];
-    }
+    int64_t *pos = nat + pof2 + 1;
+    halving_layout(counts, size, nat, pos);
     struct halving h = {s, L, total, pos, BUF_TMP, BUF_TMP, BUF_TMP2};
 
     int64_t scratch = folded ? total : 0;
@@ -84,26 +72,23 @@ int reduce_scatter_recursive_halving_build(const struct sched_params *p, struct 
     sched_need_tmp(s, BUF_TMP2, scratch);
 
     if (folded)
-        sched_recv(s, rank - 1, BUF_TMP2, 0, total);
+        sched_recv(s, bf.extra, BUF_TMP2, 0, total);
     for (int b = 0; b < pof2; b++) {
-        int64_t w = pos[bit_reverse(b, L)];
-        sched_copy(s, in, nat[b], BUF_TMP, w, cnt[b]);
+        int64_t w = pos[bit_reverse(b, L)], cnt = nat[b + 1] - nat[b];
+        sched_copy(s, in, nat[b], BUF_TMP, w, cnt);
         if (folded)
-            sched_reduce(s, BUF_TMP2, nat[b], BUF_TMP, w, cnt[b], 0);
+            sched_reduce(s, BUF_TMP2, nat[b], BUF_TMP, w, cnt, 0);
     }
     sched_round(s);
 
-    int peer[HALVING_MAXL];
-    for (int i = 0; i < L; i++)
-        peer[i] = fold_oldrank(v ^ 1 << i, size);
-    hv_reduce_scatter(&h, v, peer);
+    hv_reduce_scatter(&h, v, bf.peer);
 
-    int64_t mine = pos[bit_reverse(v, L)], before = folded ? counts[rank - 1] : 0;
+    int64_t mine = pos[bit_reverse(v, L)], before = folded ? counts[bf.extra] : 0;
     if (folded)
-        sched_send(s, rank - 1, BUF_TMP, mine, before);
+        sched_send(s, bf.extra, BUF_TMP, mine, before);
     sched_copy(s, BUF_TMP, mine + before, BUF_RECV, 0, counts[rank]);
     sched_round(s);
-    free(cnt);
+    free(nat);
     return s->oom ? -1 : 0;
 }
 
@@ -115,7 +100,8 @@ double reduce_scatter_recursive_halving_cost(const struct sched_params *p,
     int64_t *cnt = malloc((size_t)pof2 * sizeof *cnt);
     if (!cnt)
         return HUGE_VAL;
-    folded_counts(p, cnt);
+    for (int b = 0; b < pof2; b++)
+        cnt[b] = halving_folded_count(p->counts, size, b);
 
     /* Step s exchanges the blocks of one class mod 2^(s+1); fold the classes
      * from the finest (s = L-1: single blocks) to the coarsest. */

@@ -25,7 +25,6 @@
  */
 #include <stdlib.h>
 
-#include "../../patterns/fold.h"
 #include "../../patterns/halving.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
@@ -33,8 +32,10 @@
 int reduce_scatter_sparse_recursive_halving_build(const struct sched_params *p,
                                                   struct schedule *s)
 {
-    const int size = p->size, rank = p->rank, pof2 = pof2_floor(size), L = floor_log2(size);
-    const int rem = size - pof2, v = fold_newrank(rank, size);
+    const int size = p->size, rank = p->rank, pof2 = pof2_floor(size);
+    struct butterfly bf;
+    butterfly_init(&bf, rank, size, -1);
+    const int L = bf.L, v = bf.v;
     const int64_t *counts = p->counts;
     int64_t total = 0;
     for (int i = 0; i < size; i++)
@@ -48,36 +49,30 @@ int reduce_scatter_sparse_recursive_halving_build(const struct sched_params *p,
     if (!nat)
         return -1;
     int64_t *pos = nat + pof2 + 1, *seg = pos + pof2 + 1;
-    nat[0] = pos[0] = 0;
-    for (int b = 0; b < pof2; b++)
-        nat[b + 1] = nat[b] + (b < rem ? counts[2 * b] + counts[2 * b + 1] : counts[b + rem]);
+    halving_layout(counts, size, nat, pos);
     for (int q = 0; q < pof2; q++) {
         const int b = bit_reverse(q, L);
         seg[2 * q] = nat[b];
         seg[2 * q + 1] = nat[b + 1] - nat[b];
-        pos[q + 1] = pos[q] + seg[2 * q + 1];
     }
 
     struct sparse_step steps[HALVING_MAXL + 2];
     int n = 0;
     if (v < 0) {
-        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = rank + 1};
-        steps[n++] = (struct sparse_step){.kind = SP_RECV_RANGE, .peer = rank + 1,
+        steps[n++] = (struct sparse_step){.kind = SP_SEND, .peer = bf.extra};
+        steps[n++] = (struct sparse_step){.kind = SP_RECV_RANGE, .peer = bf.extra,
                                           .len = counts[rank]};
     } else {
-        const bool folded = rank < 2 * rem;
+        const bool folded = butterfly_folded(&bf);
         if (folded)
             steps[n++] = (struct sparse_step){.kind = SP_RECV_COMBINE, .recv_is_in = true,
-                                              .peer = rank - 1};
-        int peer[HALVING_MAXL] = {0};
-        for (int i = 0; i < L; i++)
-            peer[i] = fold_oldrank(v ^ 1 << i, size);
-        n += sparse_halving_steps(steps + n, total, L, pos, v, peer);
-        if (folded) { /* the block holds rank-1's part, then this rank's */
+                                              .peer = bf.extra};
+        n += sparse_halving_steps(steps + n, total, L, pos, v, bf.peer);
+        if (folded) { /* the block holds the extra rank's part, then this rank's */
             const int64_t mine = pos[bit_reverse(v, L)];
-            steps[n++] = (struct sparse_step){.kind = SP_SPLIT, .peer = rank - 1,
-                                              .off = mine + counts[rank - 1], .len = counts[rank],
-                                              .off2 = mine, .len2 = counts[rank - 1]};
+            steps[n++] = (struct sparse_step){.kind = SP_SPLIT, .peer = bf.extra,
+                                              .off = mine + counts[bf.extra], .len = counts[rank],
+                                              .off2 = mine, .len2 = counts[bf.extra]};
         }
     }
     int rc = sparse_acc_build_blocks(p, s, steps, n, true, total, seg, pof2);

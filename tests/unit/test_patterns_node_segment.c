@@ -1,0 +1,193 @@
+/*
+ * patterns/node_segment.h (SLOAVx's shared-segment layout) on every
+ * placement of p = 1..7 ranks on nodes and random placements up to p = 40,
+ * with random block sizes (zeros included).  For every node, checked
+ * against the definitions:
+ *  - the metadata area comes first, node_meta_bytes long;
+ *  - every block the node sends lies in the send area, and together they
+ *    tile it exactly; every block it receives from another node lies in
+ *    the receive area and they tile it; the segment ends there;
+ *  - each node-aggregated block (node_seg_blocks) is exactly the union of
+ *    the node's blocks for that node; the node's own is empty;
+ *  - what node n's aggregated block for node m holds lines up byte for
+ *    byte with where node m expects it in its receive area (the leaders'
+ *    exchange moves it in one piece);
+ *  - local_off of a rank is where its node-mates wrote their blocks to it.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patterns/node_segment.h"
+#include "patterns/nodes.h"
+
+static int passed, failed;
+
+static bool check(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (ok) {
+        passed++;
+    } else if (++failed <= 40) {
+        fputs("FAIL ", stdout);
+        vprintf(fmt, ap);
+        fputc('\n', stdout);
+    }
+    va_end(ap);
+    return ok;
+}
+
+enum { P = 40 };
+static int node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
+static int64_t C[P][P]; /* bytes rank s sends to rank d */
+static int64_t meta[P][P * 2 * P];
+static int64_t send_at[P], recv_at[P], end[P];
+static int64_t send_off[P][P][P], local_off[P][P][P], recv_off[P][P][P]; /* [node][li][rank] */
+static int64_t bso[P][P], bsl[P][P], bro[P][P], brl[P][P];                /* [node][m] */
+
+/* Marks [off, off+len) in `used`; false when it overlaps a marked byte or
+ * leaves [lo, hi). */
+static bool mark(unsigned char *used, int64_t lo, int64_t hi, int64_t off, int64_t len)
+{
+    if (off < lo || off + len > hi)
+        return false;
+    for (int64_t b = off; b < off + len; b++) {
+        if (used[b - lo])
+            return false;
+        used[b - lo] = 1;
+    }
+    return true;
+}
+
+static void run(int p, const int *leader_of, unsigned *seed)
+{
+    const int n_nodes = node_layout_fill(p, leader_of, node_of, local_index, node_start, node_ranks);
+    for (int s = 0; s < p; s++)
+        for (int d = 0; d < p; d++) {
+            *seed = *seed * 1103515245u + 12345u;
+            C[s][d] = (*seed >> 16) % 4 == 0 ? 0 : (int64_t)((*seed >> 8) % 13);
+        }
+    struct node_seg g[P];
+    for (int n = 0; n < n_nodes; n++) {
+        const int nloc = node_start[n + 1] - node_start[n];
+        for (int l = 0; l < nloc; l++) {
+            const int r = node_ranks[node_start[n] + l];
+            for (int x = 0; x < p; x++) {
+                meta[n][l * 2 * p + x] = C[r][x];
+                meta[n][l * 2 * p + p + x] = C[x][r];
+            }
+        }
+        g[n] = (struct node_seg){meta[n], p, nloc, n, n_nodes, node_of, node_start, node_ranks};
+        node_seg_areas(&g[n], &send_at[n], &recv_at[n], &end[n]);
+        check(send_at[n] == node_meta_bytes(nloc, p) && node_meta_bytes(nloc, p) == 16 * nloc * p,
+              "p=%d node %d: metadata area", p, n);
+        for (int l = 0; l < nloc; l++)
+            node_seg_offsets(&g[n], l, node_ranks[node_start[n] + l], send_at[n], recv_at[n],
+                             send_off[n][l], local_off[n][l], recv_off[n][l]);
+        node_seg_blocks(&g[n], send_at[n], recv_at[n], bso[n], bsl[n], bro[n], brl[n]);
+    }
+    for (int n = 0; n < n_nodes; n++) {
+        const int nloc = node_start[n + 1] - node_start[n];
+        unsigned char *used = calloc((size_t)(end[n] - send_at[n]) + 1, 1);
+        bool tiles = true, mates = true;
+        int64_t sent = 0, got = 0;
+        for (int l = 0; l < nloc; l++) {
+            const int r = node_ranks[node_start[n] + l];
+            for (int d = 0; d < p; d++) {
+                tiles &= mark(used, send_at[n], recv_at[n], send_off[n][l][d], C[r][d]);
+                sent += C[r][d];
+                if (node_of[d] == n) /* d's local_off[l] is where r wrote to d */
+                    mates &= local_off[n][local_index[d]][l] == send_off[n][l][d];
+            }
+            for (int s = 0; s < p; s++)
+                if (node_of[s] != n) {
+                    tiles &= mark(used + (recv_at[n] - send_at[n]), recv_at[n], end[n],
+                                  recv_off[n][l][s], C[s][r]);
+                    got += C[s][r];
+                }
+        }
+        check(tiles && recv_at[n] - send_at[n] == sent && end[n] - recv_at[n] == got,
+              "p=%d node %d: blocks do not tile the send and receive areas", p, n);
+        check(mates, "p=%d node %d: local_off is not where node-mates wrote", p, n);
+        free(used);
+        /* aggregated blocks: the union of the node's blocks for node m */
+        bool agg = true;
+        for (int m = 0; m < n_nodes; m++) {
+            int64_t len = 0, lo = INT64_MAX, hi = 0;
+            for (int l = 0; l < nloc; l++)
+                for (int q = node_start[m]; q < node_start[m + 1]; q++) {
+                    const int d = node_ranks[q];
+                    const int64_t c = C[node_ranks[node_start[n] + l]][d];
+                    len += c;
+                    if (c) {
+                        lo = send_off[n][l][d] < lo ? send_off[n][l][d] : lo;
+                        hi = send_off[n][l][d] + c > hi ? send_off[n][l][d] + c : hi;
+                    }
+                }
+            agg &= m == n ? bsl[n][m] == 0
+                          : bsl[n][m] == len && (len == 0 || (lo == bso[n][m] && hi == lo + len));
+        }
+        check(agg, "p=%d node %d: aggregated send blocks", p, n);
+    }
+    /* node n's aggregated block for m lands where m expects each byte */
+    bool lines_up = true;
+    for (int n = 0; n < n_nodes; n++)
+        for (int m = 0; m < n_nodes; m++) {
+            if (m == n)
+                continue;
+            lines_up &= bsl[n][m] == brl[m][n];
+            for (int ls = 0; ls < node_start[n + 1] - node_start[n]; ls++)
+                for (int ld = 0; ld < node_start[m + 1] - node_start[m]; ld++) {
+                    const int s = node_ranks[node_start[n] + ls], d = node_ranks[node_start[m] + ld];
+                    if (C[s][d])
+                        lines_up &= send_off[n][ls][d] - bso[n][m] == recv_off[m][ld][s] - bro[m][n];
+                }
+        }
+    check(lines_up, "p=%d: aggregated blocks do not line up with the receivers' layout", p);
+}
+
+int main(void)
+{
+    unsigned seed = 7;
+    int leader_of[P];
+    /* every placement of p <= 7 ranks: restricted growth strings */
+    for (int p = 1; p <= 7; p++) {
+        int a[8] = {0};
+        for (;;) {
+            int first[8];
+            for (int r = 0, k = 0; r < p; r++) {
+                if (a[r] == k)
+                    first[k++] = r;
+                leader_of[r] = first[a[r]];
+            }
+            run(p, leader_of, &seed);
+            int r = p - 1;
+            for (; r > 0; r--) {
+                int mx = 0;
+                for (int j = 0; j < r; j++)
+                    mx = a[j] > mx ? a[j] : mx;
+                if (a[r] <= mx) {
+                    a[r]++;
+                    break;
+                }
+                a[r] = 0;
+            }
+            if (r == 0)
+                break;
+        }
+    }
+    for (int p = 8; p <= P; p++)
+        for (int trial = 0; trial < 20; trial++) {
+            for (int r = 0; r < p; r++) {
+                seed = seed * 1103515245u + 12345u;
+                const int j = (int)((seed >> 16) % (unsigned)(r + 1));
+                leader_of[r] = j == r ? r : leader_of[j];
+            }
+            run(p, leader_of, &seed);
+        }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
