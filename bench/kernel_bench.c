@@ -1,5 +1,5 @@
 /*
- * Benchmark of the local reduction kernels (src/core/kernels.c): how close
+ * Benchmark of the local reduction kernels (src/kernels/dense.c): how close
  * they come to memory speed, and whether they beat the MPI library's own
  * MPI_Reduce_local, for buffers from 1 KiB (in L1) to 64 MiB (in DRAM on
  * most machines; some server L3s hold it).
@@ -10,7 +10,7 @@
  * as a collective's repeated reductions see them.  Not a test: it checks
  * nothing.
  *
- *   mpicc -std=c11 -O3 -I src/core src/core/kernels.c bench/kernel_bench.c
+ *   mpicc -std=c11 -O3 -I src/core src/kernels/dense.c bench/kernel_bench.c
  *   mpirun -n 1 ./a.out
  */
 #include <mpi.h>

@@ -9,7 +9,7 @@
  *               sparse_binomial (reduce, root 0), forced;
  *   sparse-rab  colibri's sparse_rabenseifner, forced;
  *   auto    colibri's automatic choice (agreed density estimate, see
- *           collectives.c), after two untimed calls: below 64 KiB a shape's
+ *           api/reductions.c), after two untimed calls: below 64 KiB a shape's
  *           first call only registers it and the second makes the estimate
  *           (colibri_sparse_hint(comm, 0) first: the data changed);
  *   dense   the algorithm colibri picks without density information

@@ -1,6 +1,6 @@
 /*
  * Completion calls that progress colibri's nonblocking and persistent
- * collectives (core/nbc.h).  The request of such a collective completes only
+ * collectives (runtime/operation.c).  The request of such a collective completes only
  * once colibri has run its schedule, so a plain PMPI_Wait on it would wait
  * forever without the progress thread: while any colibri operation is
  * running, each wait polls — one progress pass, then the PMPI_Test form of

@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* dense kernel: inout[i] = in[i] (op) inout[i] (kernels.h's colibri_kernel) */
+/* dense kernel: inout[i] = in[i] (op) inout[i] (dense.h's colibri_kernel) */
 typedef void (*sparse_kernel)(const void *in, void *inout, size_t n);
 
 #define SPARSE_MAX_ELEM 32
@@ -152,7 +152,7 @@ bool sparse_unpack(const struct sparse_op *o, const void *enc, void *out);
 int64_t sparse_max_nnz(int64_t n, size_t es);
 
 /*
- * The input's profile, for the selector (core/collectives.c agrees on it
+ * The input's profile, for the selector (api/reductions.c agrees on it
  * with one elementwise MPI_MAX over all ranks, so every field merges by
  * max): present elements, maximal runs, first and last present index,
  * and a HyperLogLog sketch of the present positions (Flajolet et al.

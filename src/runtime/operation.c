@@ -1,5 +1,5 @@
 /*
- * The life of a collective operation (nbc.h): blocking run, nonblocking
+ * The life of a collective operation (operation.h): blocking run, nonblocking
  * launch with a generalized request, persistent requests, and the progress
  * pass that advances every running operation.
  */
@@ -124,7 +124,7 @@ int op_build(struct coll_op *op)
     return MPI_SUCCESS;
 }
 
-/* A nonblocking run's schedule (nbc.h): the cached one, or the
+/* A nonblocking run's schedule (operation.h): the cached one, or the
  * communicator's scratch taken over as the operation's own. */
 static int op_take_schedule(struct coll_op *op)
 {

@@ -130,7 +130,7 @@ struct sched_params {
     const int64_t *scounts, *sdispls, *rcounts, *rdispls;
     /* Node-aware algorithms: which ranks share a node (NULL: unknown). */
     const struct node_layout *layout;
-    /* Sparse reductions (core/sparse.h): the operation's kernel and neutral
+    /* Sparse reductions (kernels/sparse.h): the operation's kernel and neutral
      * element, NULL when it has none (MAXLOC, user ops, derived types);
      * `density`, the expected fraction of non-neutral elements that every
      * rank agreed on (0: unknown), feeds the sparse algorithms' cost. */

@@ -1,5 +1,5 @@
 /*
- * Unit test of the local reduction kernels (src/core/kernels.c).
+ * Unit test of the local reduction kernels (src/kernels/dense.c).
  *
  * Every (predefined op, predefined type) pair is checked: where MPI-3.1
  * §5.9.2 defines the op on the type, the kernel must match a serial

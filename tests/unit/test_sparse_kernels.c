@@ -1,6 +1,6 @@
 /*
- * Unit test of the sparse block kernels (src/core/sparse.c) and of the
- * neutral elements kernels.c gives them.
+ * Unit test of the sparse block kernels (src/kernels/sparse.c) and of the
+ * neutral elements kernels/dense.c gives them.
  *
  * For every predefined op that has a neutral element x every predefined
  * type it applies to, at densities 0, one element, 1%, 10%, 50% and 100%,

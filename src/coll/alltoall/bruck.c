@@ -1,5 +1,5 @@
 /*
- * Alltoall by Bruck's algorithm with radix k (patterns/bruck.h): rotate the
+ * Alltoall by Bruck's algorithm with radix k (patterns/radix.h): rotate the
  * blocks so that block i is bound for rank + i, then move every block along
  * the base-k digits of i, one sub-round per (digit d, value v): the blocks
  * whose digit d is v go, packed into one message, to rank + v k^d.  Short

@@ -2,7 +2,7 @@
  * SLOAV: logarithmic alltoallv for blocks of any size (Xu et al., CCGrid
  * 2013), with a tunable radix as in Fan et al. (HPDC'22) and TuNA (HPDC'25).
  *
- * Radix-k Bruck exchange (patterns/sloav.h): slot i holds the block for rank
+ * Radix-k Bruck exchange (patterns/radix.h): slot i holds the block for rank
  * + i; digit by digit, the slots whose digit d is v go to rank + v k^d, so
  * after D = ceil(log_k p) digits every block has moved i ranks, to its
  * destination.  The k-1 sub-rounds of a digit move disjoint slots to

@@ -1,12 +1,12 @@
 /*
  * The machinery shared by the sparse reductions: a rank's running partial
- * result kept sparse or dense (core/sparse.h), and a dynamic schedule that
+ * result kept sparse or dense (kernels/sparse.h), and a dynamic schedule that
  * walks a fixed list of steps, one communication round each.
  *
  * Who talks to whom is known at build time (the step list, pure index
  * arithmetic of the dense algorithm); what travels is not: each block goes
  * in whichever form is smallest when it is sent (dense, index/value pairs,
- * bitmap and values, or runs and values: sparse_pack, core/sparse.h), the
+ * bitmap and values, or runs and values: sparse_pack, kernels/sparse.h), the
  * receiver posts for the
  * dense size and learns the form from the size that arrived (SOP_UPTO), and
  * the resume function combines before emitting the next round.  The

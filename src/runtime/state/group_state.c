@@ -1,5 +1,5 @@
 /*
- * Group states (runtime.h): the state communicators with the same group
+ * Group states (state.h): the state communicators with the same group
  * share.
  *
  * A group is identified by its members' ranks in MPI_COMM_WORLD

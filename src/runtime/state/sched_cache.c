@@ -1,5 +1,5 @@
 /*
- * The schedule cache (runtime.h, comm_cached_schedule).  Applications repeat
+ * The schedule cache (state.h, comm_cached_schedule).  Applications repeat
  * the same calls, and communicators of one group run the same schedules: a
  * schedule depends on the call only through its algorithm and parameters
  * (rank, size, root, count, element size, ...; the datatype and operation

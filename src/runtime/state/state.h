@@ -71,7 +71,7 @@ struct comm_state {
     /* Sparse reductions: the caller's density hint (0: none), bytes not
      * sent thanks to sparse blocks, and the agreed density estimates of the
      * last SPARSE_SHAPES call shapes (count, type, op) of each reduction
-     * collective (collectives.c).  Every rank updates them in the same
+     * collective (api/reductions.c).  Every rank updates them in the same
      * order, in its blocking calls of the same shapes, so they agree. */
     double density_hint;
     int64_t sparse_saved;
