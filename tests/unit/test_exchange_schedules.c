@@ -14,27 +14,12 @@
  * the builders ask for is what the in-place staging needs.
  */
 #include "loopback.h"
+#include "../lib/check.h"
 
 #include "coll/algorithm.h"
 #include "patterns/bruck.h"
 #include "select/select.h"
 
-static int passed, failed;
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (ok) {
-        passed++;
-    } else if (++failed <= 40) {
-        fputs("FAIL ", stdout);
-        vprintf(fmt, ap);
-        putchar('\n');
-    }
-    va_end(ap);
-    return ok;
-}
 
 static const struct algorithm *alg(colibri_coll coll, const char *name)
 {
@@ -334,6 +319,5 @@ int main(void)
         test_scratch(sizes[i]);
     }
     free(costs);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

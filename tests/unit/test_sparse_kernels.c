@@ -27,23 +27,9 @@
 #include "core/sparse.h"
 #include "select/select.h"
 
-static int passed, failed;
+#define CHECK_MAX_LINES -1 /* every failure printed */
+#include "../lib/check.h"
 
-static bool check(bool ok, const char *fmt, ...)
-{
-    if (ok) {
-        passed++;
-    } else {
-        va_list ap;
-        va_start(ap, fmt);
-        printf("FAIL ");
-        vprintf(fmt, ap);
-        printf("\n");
-        va_end(ap);
-        failed++;
-    }
-    return ok;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -508,7 +494,7 @@ int main(int argc, char **argv)
                             sparse_bytes(k + 1, es) >= n * (int64_t)es),
                   "sparse_max_nnz(%lld, %zu) = %lld", (long long)n, es, (long long)k);
         }
-    printf("%d passed, %d failed\n", passed, failed);
+    const int rc = check_summary();
     MPI_Finalize();
-    return failed != 0;
+    return rc;
 }
