@@ -38,6 +38,7 @@
 #include "patterns/fold.h"
 
 #include "../lib/check.h"
+#include "../lib/xorshift.h" /* seeded per case */
 
 static int world_rank;
 
@@ -59,15 +60,6 @@ static void record(MPI_Comm comm, bool ok, const char *fmt, ...)
         printf("\n");
         va_end(ap);
     }
-}
-
-static uint64_t rng;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
 }
 
 enum kind { K_INT, K_REAL, K_CPLX };

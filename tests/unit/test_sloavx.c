@@ -46,35 +46,6 @@ static void test_layout_arithmetic(void)
     check(node_meta_bytes(4, 16) == 2 * 4 * 16 * 8, "node_meta_bytes");
 }
 
-/* Automatic alltoallv selection weighs the node's shared link: with 16
- * ranks per node SLOAVx wins from 64-byte blocks (SMPI, 16x16 ranks: 0.64x
- * SLOAV at 64 B, 0.52x at 512 B, docs/benchmarks-alltoall.md), with one rank
- * per node it is never better than SLOAV (the same exchange plus signals). */
-static void test_selection_sees_shared_links(void)
-{
-    enum { P = 256 };
-    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
-    for (int per = 1; per <= 16; per *= 16) {
-        for (int r = 0; r < P; r++)
-            leader_of[r] = r - r % per;
-        struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
-                                                 node_ranks),
-                                node_of, local_index, node_start, node_ranks};
-        for (int64_t block = 64; block <= 4096; block *= 8) {
-            struct sched_params sp = {.size = P, .count = block, .elem_size = 1, .layout = &l};
-            const struct algorithm *alg = NULL;
-            char msg[256];
-            int rc = select_algorithm(COLIBRI_ALLTOALLV, &sp, "auto", &alg, msg, sizeof msg);
-            const char *want = per == 16 ? "sloavx" : "sloav";
-            check(rc == 0 && alg && (per == 16 ? strcmp(alg->name, want) == 0
-                                                : strcmp(alg->name, "sloavx") != 0),
-                   "auto alltoallv, %d ranks per node, %lld B blocks: picked %s, want %s%s",
-                   per, (long long)block, alg ? alg->name : "none", per == 16 ? "" : "not ",
-                   per == 16 ? want : "sloavx");
-        }
-    }
-}
-
 /* Blocked placement: node sizes `sizes` (n entries) in rank order. */
 static int blocked(int *leader_of, const int *sizes, int n)
 {
@@ -164,7 +135,6 @@ int main(void)
         return 1;
     }
     test_layout_arithmetic();
-    test_selection_sees_shared_links();
     int leader_of[64];
     int s4x4[] = {4, 4, 4, 4}, s527[] = {5, 2, 7}, s1[] = {6}, s111[] = {1, 1, 1, 1, 1};
     int s_big[] = {3, 1, 4, 1, 5, 9, 2};
