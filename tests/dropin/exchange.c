@@ -18,9 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CHECK_MAX_LINES -1 /* every failure printed */
+#include "../lib/check.h"
+
 struct double_int { double v; int i; };
 
-static int errors, large_count, calls_a2a, calls_a2av;
+static int large_count, calls_a2a, calls_a2av;
 
 static double value(int src, int dst, int k) { return src * 10007.0 + dst * 101.0 + k; }
 
@@ -68,10 +71,9 @@ static void alltoall(MPI_Comm comm, MPI_Datatype dt, int n, int in_place)
     calls_a2a++;
     for (int j = 0; j < size; j++)
         for (int k = 0; k < n; k++)
-            if (!same(dt, r, (long)j * n + k, value(j, rank, k))) {
+            if (check_count(same(dt, r, (long)j * n + k, value(j, rank, k)))) {
                 fprintf(stderr, "rank %d: MPI_Alltoall n=%d%s: wrong element %d from %d\n", rank, n,
                         in_place ? " in place" : "", k, j);
-                errors++;
                 j = size;
                 break;
             }
@@ -115,10 +117,9 @@ static void alltoallv(MPI_Comm comm, MPI_Datatype dt, int scale, int in_place)
     calls_a2av++;
     for (int j = 0; j < size; j++)
         for (int k = 0; k < rc[j]; k++)
-            if (!same(dt, r, rd[j] + k, value(j, rank, k))) {
+            if (check_count(same(dt, r, rd[j] + k, value(j, rank, k)))) {
                 fprintf(stderr, "rank %d: MPI_Alltoallv scale=%d%s: wrong element %d from %d\n",
                         rank, scale, in_place ? " in place" : "", k, j);
-                errors++;
                 j = size;
                 break;
             }
@@ -155,5 +156,5 @@ int main(int argc, char **argv)
     if (wrank == 0)
         printf("calls per rank: alltoall=%d alltoallv=%d\n", calls_a2a, calls_a2av);
     MPI_Finalize();
-    return errors != 0;
+    return check_failed != 0;
 }

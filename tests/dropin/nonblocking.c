@@ -10,16 +10,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define CHECK_MAX_LINES 5
+#include "../lib/check.h"
+
 #define ITERS 10
 #define N 1000
 
-static int rank, size, wrong;
+static int rank, size;
 
 static int val(int r, int i, int k) { return (r * 13 + i * 5 + k) % 777; }
 
 static void expect(int got, int want, const char *what)
 {
-    if (got != want && wrong++ < 5)
+    if (check_count(got == want))
         fprintf(stderr, "rank %d: %s: %d, expected %d\n", rank, what, got, want);
 }
 
@@ -90,5 +93,5 @@ int main(int argc, char **argv)
         printf("\n");
     }
     MPI_Finalize();
-    return wrong ? 1 : 0;
+    return check_failed ? 1 : 0;
 }

@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CHECK_MAX_LINES 10
+#include "../lib/check.h"
+
 enum kind { INT_SUM, DOUBLE_SUM, UCHAR_SUM, LLONG_MAX, DOUBLE_INT_MAXLOC, AFFINE, NKINDS };
 static const char *const kind_names[NKINDS] = {"int sum", "double sum", "unsigned char sum",
                                                "long long max", "double_int maxloc",
@@ -109,23 +112,24 @@ static void expected(enum kind k, int size, long i, void *out)
     }
 }
 
-static int errors;
 static int calls_allreduce, calls_reduce, calls_rs, calls_rsb;
 
-/* Compares n result elements, the first being input element `first`. */
-static void check(const char *what, enum kind k, long count, int in_place, int size,
-                  const char *buf, long first, long n)
+/* Compares n result elements, the first being input element `first`: one
+ * check, the first wrong element printed. */
+static void check_result(const char *what, enum kind k, long count, int in_place, int size,
+                         const char *buf, long first, long n)
 {
     char want[sizeof(struct double_int)];
     for (long j = 0; j < n; j++) {
         expected(k, size, first + j, want);
         if (!equal(k, buf + j * sizes[k], want)) {
-            if (errors++ < 10)
+            if (check_count(false))
                 fprintf(stderr, "%s %s count=%ld%s: element %ld wrong\n", what, kind_names[k],
                         count, in_place ? " in place" : "", j);
             return;
         }
     }
+    check_count(true);
 }
 
 static void fill(enum kind k, int rank, char *buf, long n)
@@ -210,24 +214,24 @@ static void run(MPI_Comm comm, enum kind k, long count, int in_place)
     fill(k, rank, input, count);
     allreduce(sbuf, recv, count, types[k], ops[k], comm);
     calls_allreduce++;
-    check("MPI_Allreduce", k, count, in_place, size, recv, 0, count);
+    check_result("MPI_Allreduce", k, count, in_place, size, recv, 0, count);
 
     int root = size - 1 - (in_place ? 0 : size / 2);
     fill(k, rank, rank == root ? input : send, count);
     reduce(rank == root ? sbuf : send, recv, count, types[k], ops[k], root, comm);
     calls_reduce++;
     if (rank == root)
-        check("MPI_Reduce", k, count, in_place, size, recv, 0, count);
+        check_result("MPI_Reduce", k, count, in_place, size, recv, 0, count);
 
     fill(k, rank, input, count * size);
     reduce_scatter_block(sbuf, recv, count, types[k], ops[k], comm);
     calls_rsb++;
-    check("MPI_Reduce_scatter_block", k, count, in_place, size, recv, rank * count, count);
+    check_result("MPI_Reduce_scatter_block", k, count, in_place, size, recv, rank * count, count);
 
     fill(k, rank, input, total);
     reduce_scatter(sbuf, recv, counts, types[k], ops[k], comm);
     calls_rs++;
-    check("MPI_Reduce_scatter", k, count, in_place, size, recv, displ, counts[rank]);
+    check_result("MPI_Reduce_scatter", k, count, in_place, size, recv, displ, counts[rank]);
 
     free(send);
     free(recv);
@@ -276,8 +280,8 @@ int main(int argc, char **argv)
     if (wrank == 0)
         printf("calls per rank: allreduce=%d reduce=%d reduce_scatter=%d reduce_scatter_block=%d\n",
                calls_allreduce, calls_reduce, calls_rs, calls_rsb);
-    if (errors)
-        fprintf(stderr, "rank %d: %d wrong results\n", wrank, errors);
+    if (check_failed)
+        fprintf(stderr, "rank %d: %lld wrong results\n", wrank, check_failed);
     MPI_Finalize();
-    return errors != 0;
+    return check_failed != 0;
 }

@@ -362,7 +362,7 @@ static void section_done(const char *name)
     static long long before;
     static double t_before = -1;
     h_flush();
-    long long mine = h_tally.passed + h_tally.failed, total;
+    long long mine = check_passed + check_failed, total;
     PMPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

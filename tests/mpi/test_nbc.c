@@ -33,19 +33,17 @@
 
 #include "colibri.h"
 
+#define CHECK_MAX_LINES 20
+#include "../lib/check.h"
+
 static int wrank, wsize;
-static long long passed, failed;
 
 #define CHECK(cond, ...)                                                                     \
     do {                                                                                     \
-        if (cond) {                                                                          \
-            passed++;                                                                        \
-        } else {                                                                             \
-            if (failed++ < 20) {                                                             \
-                fprintf(stderr, "rank %d: %s:%d: ", wrank, __FILE__, __LINE__);              \
-                fprintf(stderr, __VA_ARGS__);                                                \
-                fprintf(stderr, "\n");                                                       \
-            }                                                                                \
+        if (check_count(cond)) {                                                             \
+            fprintf(stderr, "rank %d: %s:%d: ", wrank, __FILE__, __LINE__);                  \
+            fprintf(stderr, __VA_ARGS__);                                                    \
+            fprintf(stderr, "\n");                                                           \
         }                                                                                    \
     } while (0)
 
@@ -710,10 +708,10 @@ int main(int argc, char **argv)
     test_derived_types();
     test_no_synchronization();
     test_errors();
-    long long mine[2] = {passed, failed}, all[2];
+    long long mine[2] = {check_passed, check_failed}, all[2];
     MPI_Reduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (wrank == 0)
-        printf("%lld passed, %lld failed\n", all[0], all[1]);
+        check_print_totals(all[0], all[1]);
     MPI_Finalize();
-    return failed ? 1 : 0;
+    return check_failed ? 1 : 0;
 }

@@ -26,18 +26,18 @@
 
 #include "colibri.h"
 
-static int rank, size, passed, failed;
+#define CHECK_MAX_LINES -1 /* every failure printed */
+#include "../lib/check.h"
+
+static int rank, size;
 
 /* One check, agreed over MPI_COMM_WORLD (PMPI: not through colibri). */
 static void expect(int ok, const char *what)
 {
     int all = 0;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (all) {
-        passed++;
+    if (!check_count(all))
         return;
-    }
-    failed++;
     if (!ok)
         printf("FAIL [rank %d] %s\n", rank, what);
     fflush(stdout);
@@ -341,9 +341,8 @@ int main(int argc, char **argv)
     test_cache_cap();
     test_eager();
 
-    int total[2] = {passed, failed};
     if (rank == 0)
-        printf("%d passed, %d failed\n", total[0], total[1]);
+        check_print_totals(check_passed, check_failed);
     MPI_Finalize();
-    return failed != 0;
+    return check_failed != 0;
 }

@@ -37,7 +37,9 @@
 #include "kernels/sparse.h"
 #include "patterns/fold.h"
 
-static long long passed, failed;
+#include "../lib/check.h"
+#include "../lib/xorshift.h" /* seeded per case */
+
 static int world_rank;
 
 static void record(MPI_Comm comm, bool ok, const char *fmt, ...)
@@ -46,12 +48,11 @@ static void record(MPI_Comm comm, bool ok, const char *fmt, ...)
     PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
     int r;
     MPI_Comm_rank(comm, &r);
-    if (all) {
-        passed += r == 0;
+    if (r == 0)
+        check_count(all); /* one case, counted once: by rank 0 of comm */
+    if (all)
         return;
-    }
-    failed += r == 0;
-    if (!ok && failed < 40) {
+    if (!ok && check_failed < 40) {
         va_list ap;
         va_start(ap, fmt);
         printf("FAIL [world rank %d] ", world_rank);
@@ -59,15 +60,6 @@ static void record(MPI_Comm comm, bool ok, const char *fmt, ...)
         printf("\n");
         va_end(ap);
     }
-}
-
-static uint64_t rng;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
 }
 
 enum kind { K_INT, K_REAL, K_CPLX };
@@ -499,10 +491,10 @@ int main(int argc, char **argv)
     MPI_Comm_free(&halves);
     MPI_Comm_free(&reversed);
 
-    long long mine[2] = {passed, failed}, total[2];
+    long long mine[2] = {check_passed, check_failed}, total[2];
     PMPI_Allreduce(mine, total, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (world_rank == 0)
-        printf("%lld passed, %lld failed\n", total[0], total[1]);
+        check_print_totals(total[0], total[1]);
     MPI_Finalize();
     return total[1] != 0;
 }

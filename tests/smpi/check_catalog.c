@@ -18,8 +18,9 @@
 #include "colibri.h"
 #include "smpi_errors.h"
 
+#include "../lib/check.h"
+
 static int rank, size;
-static int passed, failed;
 
 /* ---- operations and their serial reference ---- */
 
@@ -212,10 +213,7 @@ static void record(int ok)
 {
     int all_ok;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (all_ok)
-        passed++;
-    else
-        failed++;
+    check_count(all_ok);
 }
 
 static void run_alg(const struct alg *a)
@@ -293,18 +291,20 @@ int main(int argc, char **argv)
             continue;
         struct alg a = {info.coll, info.name, strstr(info.restrictions, "commutative") != NULL,
                         strstr(info.restrictions, "power-of-two") != NULL};
-        int before = failed;
+        long long before = check_failed;
         run_alg(&a);
         tested++;
         if (rank == 0)
             printf("%-22s %-24s %s\n", info.collective, info.name,
-                   failed == before ? "ok" : "FAILED");
+                   check_failed == before ? "ok" : "FAILED");
     }
-    if (rank == 0)
-        printf("p=%d: %d algorithms\n%d passed, %d failed\n", size, tested, passed, failed);
+    if (rank == 0) {
+        printf("p=%d: %d algorithms\n", size, tested);
+        check_print_totals(check_passed, check_failed);
+    }
     PMPI_Op_free(&matmul_op);
     PMPI_Type_free(&mat_type);
     MPI_Finalize();
     /* Every rank knows the global outcome; one exit status is enough. */
-    return rank == 0 && (failed || (argc < 2 && tested == 0)) ? 1 : 0;
+    return rank == 0 && (check_failed || (argc < 2 && tested == 0)) ? 1 : 0;
 }

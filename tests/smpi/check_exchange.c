@@ -20,8 +20,10 @@
 #include "colibri.h"
 #include "smpi_errors.h"
 
+#define CHECK_MAX_LINES -1 /* every failure printed (by rank 0) */
+#include "../lib/check.h"
+
 static int rank, size;
-static int passed, failed;
 
 enum pattern { UNIFORM, SKEWED, ZERO, EMPTY_RANKS, RANDOM, NPATTERNS };
 static const char *const pattern_names[] = {"uniform", "skewed", "zero", "empty-ranks", "random"};
@@ -57,12 +59,7 @@ static void report(int ok, const char *coll, const char *alg, const char *what)
 {
     int all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (all) {
-        passed++;
-        return;
-    }
-    failed++;
-    if (rank == 0)
+    if (check_count(all) && rank == 0)
         printf("FAIL %s %s %s (p=%d)\n", coll, alg, what, size);
 }
 
@@ -148,8 +145,10 @@ int main(int argc, char **argv)
         if (wanted)
             run(info.coll, info.name);
     }
-    if (rank == 0)
-        printf("p=%d: %d passed, %d failed\n", size, passed, failed);
+    if (rank == 0) {
+        printf("p=%d: ", size);
+        check_print_totals(check_passed, check_failed);
+    }
     MPI_Finalize();
-    return failed != 0;
+    return check_failed != 0;
 }

@@ -14,19 +14,19 @@
 
 #include "colibri.h"
 
+#define CHECK_MAX_LINES 10
+#include "../lib/check.h"
+
 #define N 40
 
-static int rank, size, passed, failed;
+static int rank, size;
 
 static int val(int r, int i, int k) { return (r * 5 + i * 3 + k * 7) % 101; }
 
-static void check(int ok, const char *what)
+static void expect(int ok, const char *what)
 {
-    if (ok) {
-        passed++;
-    } else if (failed++ < 10) {
+    if (check_count(ok))
         fprintf(stderr, "rank %d: %s wrong\n", rank, what);
-    }
 }
 
 static int sum(int i, int k)
@@ -77,11 +77,11 @@ int main(int argc, char **argv)
             for (int i = 0; i < rcnt[j]; i++)
                 ok[4] &= a2av[j * N + i] == val(j, rank * N + i, k);
         }
-        check(ok[0], "MPI_Iallreduce");
-        check(ok[1], "MPI_Ireduce");
-        check(ok[2], "MPI_Ireduce_scatter_block");
-        check(ok[3], "MPI_Ialltoall");
-        check(ok[4], "MPI_Ialltoallv");
+        expect(ok[0], "MPI_Iallreduce");
+        expect(ok[1], "MPI_Ireduce");
+        expect(ok[2], "MPI_Ireduce_scatter_block");
+        expect(ok[3], "MPI_Ialltoall");
+        expect(ok[4], "MPI_Ialltoallv");
     }
     MPI_Request p;
     colibri_allreduce_init(in, ar, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, NULL, &p);
@@ -93,13 +93,13 @@ int main(int argc, char **argv)
         int ok = 1;
         for (int i = 0; i < N; i++)
             ok &= ar[i] == sum(i, k);
-        check(ok, "persistent allreduce");
+        expect(ok, "persistent allreduce");
     }
     MPI_Request_free(&p);
-    int mine[2] = {passed, failed}, all[2];
+    int mine[2] = {(int)check_passed, (int)check_failed}, all[2];
     MPI_Reduce(mine, all, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%d passed, %d failed\n", all[0], all[1]);
+        check_print_totals(all[0], all[1]);
     MPI_Finalize();
-    return failed ? 1 : 0;
+    return check_failed ? 1 : 0;
 }

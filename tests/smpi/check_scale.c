@@ -18,6 +18,8 @@
 #include "colibri.h"
 #include "smpi_errors.h"
 
+#include "../lib/check.h"
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -41,7 +43,6 @@ int main(int argc, char **argv)
     for (long i = 0; i < count; i++)
         send[i] = rank + (double)(i % 13);
 
-    int passed = 0, failed = 0;
     for (int a = 2; a < argc; a++) {
         const char *alg = argv[a];
         memset(recv, 0, (size_t)count * sizeof *recv);
@@ -68,18 +69,16 @@ int main(int argc, char **argv)
             mine[0] = rc != MPI_SUCCESS;
         }
         PMPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (all[0] != 0) {
-            failed++;
+        check_count(all[0] == 0);
+        if (all[0] != 0)
             continue;
-        }
-        passed++;
         if (rank == 0)
             printf("time %s %s %.3f\n", alg, ran, (all[2] - all[1]) * 1e6);
     }
     if (rank == 0)
-        printf("%d passed, %d failed\n", passed, failed);
+        check_print_totals(check_passed, check_failed);
     free(send);
     free(recv);
     MPI_Finalize();
-    return rank == 0 && failed ? 1 : 0;
+    return rank == 0 && check_failed ? 1 : 0;
 }

@@ -21,15 +21,16 @@
 #include "colibri.h"
 #include "smpi_errors.h"
 
-static int rank, size, passed, failed;
+#define CHECK_MAX_LINES -1 /* every failure printed (by rank 0) */
+#include "../lib/check.h"
+
+static int rank, size;
 
 static void report(int ok, const char *what)
 {
     int all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (all)
-        passed++;
-    else if (failed++, rank == 0)
+    if (check_count(all) && rank == 0)
         printf("FAIL %s (p=%d)\n", what, size);
 }
 
@@ -175,7 +176,7 @@ int main(int argc, char **argv)
            "derived communicators: everything freed");
 
     if (rank == 0)
-        printf("%d passed, %d failed\n", passed, failed);
+        check_print_totals(check_passed, check_failed);
     MPI_Finalize();
-    return failed != 0;
+    return check_failed != 0;
 }

@@ -9,28 +9,13 @@
 #include <math.h>
 
 #include "symbolic.h"
+#include "../lib/check.h"
 
 #include "coll/algorithm.h"
 #include "patterns/halving.h"
 #include "patterns/knomial.h"
 #include "patterns/three_two.h"
 
-static int passed, failed;
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (ok) {
-        passed++;
-    } else if (++failed <= 40) {
-        fputs("FAIL ", stdout);
-        vprintf(fmt, ap);
-        putchar('\n');
-    }
-    va_end(ap);
-    return ok;
-}
 
 /* ---- patterns/halving.h ---- */
 
@@ -695,6 +680,5 @@ int main(void)
     test_reduce_scatter_costs();
     test_three_two_table();
     test_knomial_symbolic();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

@@ -6,25 +6,17 @@
  * its short vectors.
  */
 #include "symbolic.h"
+#include "../lib/check.h"
 
 #include "coll/common/binomial.h"
 #include "patterns/binomial.h"
 #include "patterns/ring.h"
 
-static int passed, failed;
-
+/* FAIL file:line: ..., the message's arguments evaluated only on failure. */
 #define CHECK(cond, ...)                                                                        \
     do {                                                                                        \
-        if (cond) {                                                                             \
-            passed++;                                                                           \
-        } else {                                                                                \
-            failed++;                                                                           \
-            if (failed <= 40) {                                                                 \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                     \
-                printf(__VA_ARGS__);                                                            \
-                printf("\n");                                                                   \
-            }                                                                                   \
-        }                                                                                       \
+        if (check_count(cond))                                                                  \
+            check_at(__FILE__, __LINE__, __VA_ARGS__);                                          \
     } while (0)
 
 /* ---- patterns/binomial.h ---- */
@@ -338,6 +330,5 @@ int main(void)
     test_trees();
     test_rings();
     test_symbolic();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

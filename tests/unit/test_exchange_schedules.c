@@ -14,27 +14,12 @@
  * the builders ask for is what the in-place staging needs.
  */
 #include "loopback.h"
+#include "../lib/check.h"
 
 #include "coll/algorithm.h"
 #include "patterns/radix.h"
 #include "select/select.h"
 
-static int passed, failed;
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (ok) {
-        passed++;
-    } else if (++failed <= 40) {
-        fputs("FAIL ", stdout);
-        vprintf(fmt, ap);
-        putchar('\n');
-    }
-    va_end(ap);
-    return ok;
-}
 
 static const struct algorithm *alg(colibri_coll coll, const char *name)
 {
@@ -297,26 +282,6 @@ static void test_catalog_order(void)
     check(ok && n == 5, "catalog order of the alltoall(v) entries");
 }
 
-/* Automatic alltoall: Bruck for short blocks at scale, a direct exchange
- * for long ones, also at p = 2 where both send one message but Bruck copies
- * every block four times. */
-static void test_alltoall_selection(void)
-{
-    const struct { int p; int64_t block; bool bruck; } cases[] = {
-        {256, 8, true}, {256, 512, true}, {1024, 8, true}, {64, 64, true},
-        {2, 16 << 20, false}, {2, 1 << 20, false}, {16, 1 << 20, false}};
-    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct sched_params sp = {.size = cases[i].p, .count = cases[i].block, .elem_size = 1};
-        const struct algorithm *a = NULL;
-        char msg[256];
-        int rc = select_algorithm(COLIBRI_ALLTOALL, &sp, "auto", &a, msg, sizeof msg);
-        const bool is_bruck = rc == 0 && a && strcmp(a->name, "bruck") == 0;
-        check(rc == 0 && a && is_bruck == cases[i].bruck,
-              "auto alltoall p=%d, %lld B blocks: picked %s", cases[i].p,
-              (long long)cases[i].block, a ? a->name : "none");
-    }
-}
-
 int main(void)
 {
     int sizes[48], ns = 0;
@@ -327,13 +292,11 @@ int main(void)
         sizes[ns++] = big[i];
     struct sched_cost *costs = malloc(200 * sizeof *costs);
     test_catalog_order();
-    test_alltoall_selection();
     for (int i = 0; i < ns; i++) {
         test_alltoall(sizes[i], costs);
         test_alltoallv(sizes[i], costs);
         test_scratch(sizes[i]);
     }
     free(costs);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

@@ -28,23 +28,9 @@
 
 #include "kernels/dense.h"
 
-static int passed, failed;
+#define CHECK_MAX_LINES -1 /* every failure printed */
+#include "../lib/check.h"
 
-static bool check(bool ok, const char *fmt, ...)
-{
-    if (ok) {
-        passed++;
-    } else {
-        va_list ap;
-        va_start(ap, fmt);
-        printf("FAIL ");
-        vprintf(fmt, ap);
-        printf("\n");
-        va_end(ap);
-        failed++;
-    }
-    return ok;
-}
 
 /* ---- ops --------------------------------------------------------------- */
 
@@ -796,8 +782,8 @@ int main(int argc, char **argv)
     test_directed();
     test_nan_payloads();
     test_invalid_and_names();
-    printf("%d passed, %d failed\n", passed, failed);
+    const int rc = check_summary();
     free(A); free(B); free(OUT); free(REF);
     MPI_Finalize();
-    return failed != 0;
+    return rc;
 }

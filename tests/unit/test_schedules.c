@@ -5,19 +5,14 @@
  * (where the catalog allows it).  See symbolic.h for what is checked.
  */
 #include "symbolic.h"
+#include "../lib/check.h"
 
-static int passed, failed;
-
-static void check(const struct algorithm *a, int p, int root, int64_t count, const int64_t *counts,
-                  bool commutative, bool in_place, const char *what)
+/* One symbolic run, counted; the first 40 failures printed. */
+static void check_run(const struct algorithm *a, int p, int root, int64_t count,
+                      const int64_t *counts, bool commutative, bool in_place, const char *what)
 {
     struct sym_result res;
-    if (sym_run(a, p, root, count, counts, commutative, in_place, &res) == 0) {
-        passed++;
-        return;
-    }
-    failed++;
-    if (failed <= 40)
+    if (check_count(sym_run(a, p, root, count, counts, commutative, in_place, &res) == 0))
         printf("FAIL %s %s p=%d root=%d count=%lld %s%s%s: %s\n", colibri_coll_name(a->coll),
                a->name, p, root, (long long)count, what, commutative ? "" : " noncommutative",
                in_place ? " in-place" : "", res.error);
@@ -41,25 +36,25 @@ static void run_algorithm(const struct algorithm *a, int p)
                     continue;
                 switch (a->coll) {
                 case COLIBRI_ALLREDUCE:
-                    check(a, p, 0, n, NULL, comm, ip, "");
+                    check_run(a, p, 0, n, NULL, comm, ip, "");
                     break;
                 case COLIBRI_REDUCE:
                     for (int r = 0; r < 3; r++)
-                        check(a, p, roots[r], n, NULL, comm, ip, "");
+                        check_run(a, p, roots[r], n, NULL, comm, ip, "");
                     break;
                 case COLIBRI_REDUCE_SCATTER_BLOCK:
                     for (int i = 0; i < p; i++)
                         rc[i] = n;
-                    check(a, p, 0, n, rc, comm, ip, "block");
+                    check_run(a, p, 0, n, rc, comm, ip, "block");
                     break;
                 case COLIBRI_REDUCE_SCATTER:
                     /* uneven, with empty blocks */
                     for (int i = 0; i < p; i++)
                         rc[i] = (n * (i + 1) + i) % (2 * n + 3);
-                    check(a, p, 0, 0, rc, comm, ip, "uneven");
+                    check_run(a, p, 0, 0, rc, comm, ip, "uneven");
                     for (int i = 0; i < p; i++)
                         rc[i] = i == p / 2 ? n : 0;
-                    check(a, p, 0, 0, rc, comm, ip, "one-block");
+                    check_run(a, p, 0, 0, rc, comm, ip, "one-block");
                     break;
                 default:
                     break;
@@ -86,12 +81,11 @@ int main(int argc, char **argv)
         if ((only && strcmp(only, a->name) != 0) || a->coll >= COLIBRI_ALLTOALL ||
             (a->restrictions & R_NEUTRAL))
             continue;
-        int before = failed;
+        long long before = check_failed;
         for (int k = 0; k < ns; k++)
             run_algorithm(a, sizes[k]);
         printf("%-22s %-20s %s\n", colibri_coll_name(a->coll), a->name,
-               failed == before ? "ok" : "FAILED");
+               check_failed == before ? "ok" : "FAILED");
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

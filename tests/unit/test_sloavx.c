@@ -10,22 +10,8 @@
 #include "patterns/nodes.h"
 #include "select/select.h"
 
-static int passed, failed;
-
-static void expect(bool ok, const char *fmt, ...)
-{
-    if (ok) {
-        passed++;
-        return;
-    }
-    failed++;
-    va_list ap;
-    va_start(ap, fmt);
-    printf("FAIL ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-}
+#define CHECK_MAX_LINES -1 /* every failure printed */
+#include "../lib/check.h"
 
 struct layout_mem {
     int node_of[64], local_index[64], node_start[65], node_ranks[64];
@@ -49,45 +35,16 @@ static void test_layout_arithmetic(void)
     make_layout(&m, 6, leader_of);
     int node_of[6] = {0, 1, 2, 0, 0, 1}, local[6] = {0, 0, 0, 1, 2, 1};
     int start[4] = {0, 3, 5, 6}, ranks[6] = {0, 3, 4, 1, 5, 2};
-    expect(m.l.n_nodes == 3, "layout: 3 nodes, got %d", m.l.n_nodes);
-    expect(memcmp(m.node_of, node_of, sizeof node_of) == 0, "layout: node_of");
-    expect(memcmp(m.local_index, local, sizeof local) == 0, "layout: local_index");
-    expect(memcmp(m.node_start, start, sizeof start) == 0, "layout: node_start");
-    expect(memcmp(m.node_ranks, ranks, sizeof ranks) == 0, "layout: node_ranks");
-    expect(node_max_ranks(m.l.n_nodes, m.node_start) == 3, "node_max_ranks: 3");
+    check(m.l.n_nodes == 3, "layout: 3 nodes, got %d", m.l.n_nodes);
+    check(memcmp(m.node_of, node_of, sizeof node_of) == 0, "layout: node_of");
+    check(memcmp(m.local_index, local, sizeof local) == 0, "layout: local_index");
+    check(memcmp(m.node_start, start, sizeof start) == 0, "layout: node_start");
+    check(memcmp(m.node_ranks, ranks, sizeof ranks) == 0, "layout: node_ranks");
+    check(node_max_ranks(m.l.n_nodes, m.node_start) == 3, "node_max_ranks: 3");
     int bad[3] = {0, 2, 2}; /* rank 1's leader is above it */
-    expect(node_layout_fill(3, bad, m.node_of, m.local_index, m.node_start, m.node_ranks) == -1,
+    check(node_layout_fill(3, bad, m.node_of, m.local_index, m.node_start, m.node_ranks) == -1,
            "layout: inconsistent leaders rejected");
-    expect(node_meta_bytes(4, 16) == 2 * 4 * 16 * 8, "node_meta_bytes");
-}
-
-/* Automatic alltoallv selection weighs the node's shared link: with 16
- * ranks per node SLOAVx wins from 64-byte blocks (SMPI, 16x16 ranks: 0.64x
- * SLOAV at 64 B, 0.52x at 512 B, docs/benchmarks-alltoall.md), with one rank
- * per node it is never better than SLOAV (the same exchange plus signals). */
-static void test_selection_sees_shared_links(void)
-{
-    enum { P = 256 };
-    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
-    for (int per = 1; per <= 16; per *= 16) {
-        for (int r = 0; r < P; r++)
-            leader_of[r] = r - r % per;
-        struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
-                                                 node_ranks),
-                                node_of, local_index, node_start, node_ranks};
-        for (int64_t block = 64; block <= 4096; block *= 8) {
-            struct sched_params sp = {.size = P, .count = block, .elem_size = 1, .layout = &l};
-            const struct algorithm *alg = NULL;
-            char msg[256];
-            int rc = select_algorithm(COLIBRI_ALLTOALLV, &sp, "auto", &alg, msg, sizeof msg);
-            const char *want = per == 16 ? "sloavx" : "sloav";
-            expect(rc == 0 && alg && (per == 16 ? strcmp(alg->name, want) == 0
-                                                : strcmp(alg->name, "sloavx") != 0),
-                   "auto alltoallv, %d ranks per node, %lld B blocks: picked %s, want %s%s",
-                   per, (long long)block, alg ? alg->name : "none", per == 16 ? "" : "not ",
-                   per == 16 ? want : "sloavx");
-        }
-    }
+    check(node_meta_bytes(4, 16) == 2 * 4 * 16 * 8, "node_meta_bytes");
 }
 
 /* Blocked placement: node sizes `sizes` (n entries) in rank order. */
@@ -131,7 +88,7 @@ static void run_case(const struct algorithm *a, const char *what, int p, const i
                                         .counts = counts, .displs = dl, .layout = &m.l};
                     char err[256];
                     int rc = lb_run(&c, NULL, err, sizeof err);
-                    expect(rc == 0, "sloavx %s p=%d %s radix=%d%s%s: %s", what, p,
+                    check(rc == 0, "sloavx %s p=%d %s radix=%d%s%s: %s", what, p,
                            pattern_names[pat], radices[ri], ip ? " in-place" : "",
                            dl ? " reversed" : "", err);
                 }
@@ -152,21 +109,21 @@ static void test_rounds(const struct algorithm *a)
     struct sched_cost cost[16];
     char err[256];
     struct lb_case c = {.alg = a, .p = p, .radix = 2, .counts = counts, .layout = &m.l};
-    expect(lb_run(&c, cost, err, sizeof err) == 0, "rounds case: %s", err);
+    check(lb_run(&c, cost, err, sizeof err) == 0, "rounds case: %s", err);
     /* Leader: the counts barrier (2 rounds), the blocks-are-in fan-in (with
      * the exchange's packing), 3 exchange rounds (2 digits + 1), its
      * delivery. */
-    expect(cost[0].rounds == 7, "leader rounds %d, want 7", cost[0].rounds);
+    check(cost[0].rounds == 7, "leader rounds %d, want 7", cost[0].rounds);
     /* Leader sends per position 1 metadata + 1 data message: 2 x 2, and 2
      * fan-outs of 3 signals. */
-    expect(cost[0].msgs_sent == 4 + 6, "leader messages %lld, want 10", (long long)cost[0].msgs_sent);
+    check(cost[0].msgs_sent == 4 + 6, "leader messages %lld, want 10", (long long)cost[0].msgs_sent);
     /* Node-aggregated blocks of 4 x 4 x 3 = 48 bytes: position 0 sends slots
      * 1 and 3, position 1 slots 2 and 3 (the block for node 3 goes twice),
      * each after 2 int64 of metadata. */
-    expect(cost[0].bytes_sent == 4 * 48 + 4 * 8, "leader bytes %lld, want 224",
+    check(cost[0].bytes_sent == 4 * 48 + 4 * 8, "leader bytes %lld, want 224",
            (long long)cost[0].bytes_sent);
     /* Non-leaders only signal the leader (twice) and wait for it. */
-    expect(cost[1].msgs_sent == 2 && cost[1].bytes_sent == 0, "non-leader sends %lld msgs %lld bytes",
+    check(cost[1].msgs_sent == 2 && cost[1].bytes_sent == 0, "non-leader sends %lld msgs %lld bytes",
            (long long)cost[1].msgs_sent, (long long)cost[1].bytes_sent);
 }
 
@@ -174,11 +131,11 @@ int main(void)
 {
     const struct algorithm *a = catalog_find(COLIBRI_ALLTOALLV, "sloavx");
     if (!a) {
-        printf("sloavx not in the catalog\n0 passed, 1 failed\n");
+        printf("sloavx not in the catalog\n");
+        check_print_totals(0, 1);
         return 1;
     }
     test_layout_arithmetic();
-    test_selection_sees_shared_links();
     int leader_of[64];
     int s4x4[] = {4, 4, 4, 4}, s527[] = {5, 2, 7}, s1[] = {6}, s111[] = {1, 1, 1, 1, 1};
     int s_big[] = {3, 1, 4, 1, 5, 9, 2};
@@ -192,6 +149,5 @@ int main(void)
     int single[1] = {0};
     run_case(a, "p=1", 1, single);
     test_rounds(a);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }

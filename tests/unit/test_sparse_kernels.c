@@ -27,32 +27,10 @@
 #include "kernels/sparse.h"
 #include "select/select.h"
 
-static int passed, failed;
+#define CHECK_MAX_LINES -1 /* every failure printed */
+#include "../lib/check.h"
+#include "../lib/xorshift.h"
 
-static bool check(bool ok, const char *fmt, ...)
-{
-    if (ok) {
-        passed++;
-    } else {
-        va_list ap;
-        va_start(ap, fmt);
-        printf("FAIL ");
-        vprintf(fmt, ap);
-        printf("\n");
-        va_end(ap);
-        failed++;
-    }
-    return ok;
-}
-
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 enum kind { K_INT, K_F32, K_F64, K_FLD, K_C32, K_C64 };
 
@@ -378,83 +356,6 @@ static void test_union_model(void)
     free(x), free(in_union);
 }
 
-/* Automatic selection on the agreed shape (the dry-run half of
- * tests/smpi/sparse_bar.sh): 64 ranks, 1 MiB of doubles.  Clustered data
- * (one run per rank in a shared window of 4 d n) keeps whole partials
- * small, so recursive doubling's lg p rounds beat Rabenseifner's 2 lg p
- * (simulated: 21 against 55 us at 1%); scattered data at 1% fills in and
- * only Rabenseifner's halving keeps bytes down; dense data stays dense.
- * With the shape unknown (density alone, the model before the union
- * estimate) the clustered case goes to Rabenseifner. */
-static const char *select_for(const struct sparse_op *o, colibri_coll coll, int p, int64_t n,
-                              double d, bool clustered, bool shape)
-{
-    double v[SPARSE_AGREE], *x = malloc((size_t)n * sizeof *x);
-    for (int r = 0; r < p; r++) {
-        const int64_t k = (int64_t)(d * (double)n), window = 4 * k;
-        const int64_t start = window > k ? (int64_t)(next() % (uint64_t)(window - k + 1)) : 0;
-        for (int64_t i = 0; i < n; i++)
-            x[i] = (clustered ? i >= start && i < start + k : (double)(next() % 1000000) < d * 1e6)
-                       ? 1.0 : 0.0;
-        struct sparse_profile pr;
-        double w[SPARSE_AGREE];
-        sparse_profile(o, x, n, n / 4, &pr);
-        sparse_agree_values(&pr, n, n / 4, w);
-        for (int j = 0; j < SPARSE_AGREE; j++)
-            v[j] = r && v[j] > w[j] ? v[j] : w[j];
-    }
-    free(x);
-    struct sparse_shape sh;
-    sparse_shape_of(v, n, p, &sh);
-    struct sched_params sp = {.size = p, .count = n, .elem_size = 8, .commutative = true,
-                              .sparse = o, .density = sh.density};
-    if (shape)
-        sp.support = sh.support, sp.span = sh.span, sp.run_length = sh.run_length;
-    const struct algorithm *a = select_auto(coll, &sp);
-    return a ? a->name : "native";
-}
-
-static void test_selection(void)
-{
-    struct sparse_op o;
-    kernel_sparse_op(MPI_SUM, MPI_DOUBLE, &o);
-    const struct {
-        colibri_coll coll;
-        int p;
-        int64_t n;
-        double d;
-        bool clustered, shape;
-        const char *want;
-    } cases[] = {
-        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.01, true, true, "sparse_recursive_doubling"},
-        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.001, true, true, "sparse_recursive_doubling"},
-        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.001, false, true, "sparse_rabenseifner"},
-        /* 1% at random positions on 64 ranks: the result is 47% full, and
-         * encoding, joining and decoding it costs more than the bytes it
-         * saves on a 100 Gb/s network (cost_params.sparse) */
-        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.01, false, true, "rabenseifner"},
-        /* with the density alone the positions are taken as scattered */
-        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.01, true, false, "rabenseifner"},
-        {COLIBRI_ALLREDUCE, 64, 1 << 17, 1, false, true, "rabenseifner"},
-        /* two ranks: 1% pays, 10% does not (measured: 1.36x and 0.36x) */
-        {COLIBRI_ALLREDUCE, 2, 1 << 17, 0.01, false, true, "sparse_recursive_doubling"},
-        {COLIBRI_ALLREDUCE, 2, 1 << 17, 0.1, false, true, "rabenseifner"},
-        /* 8 MiB: the allgather must forward a clustered result whole at
-         * every step whose range holds it (charged (p-1)/p of it, auto
-         * took Rabenseifner here at half recursive doubling's speed) */
-        {COLIBRI_ALLREDUCE, 64, 1 << 20, 0.01, true, true, "sparse_recursive_doubling"},
-        {COLIBRI_REDUCE, 64, 1 << 20, 0.01, true, true, "sparse_binomial"},
-    };
-    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const char *got = select_for(&o, cases[i].coll, cases[i].p, cases[i].n, cases[i].d,
-                                     cases[i].clustered, cases[i].shape);
-        check(strcmp(got, cases[i].want) == 0, "select %s p=%d of %lld at d=%g%s%s: %s, expected %s",
-              colibri_coll_name(cases[i].coll), cases[i].p, (long long)cases[i].n, cases[i].d,
-              cases[i].clustered ? " clustered" : "", cases[i].shape ? "" : " (density only)",
-              got, cases[i].want);
-    }
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -498,7 +399,6 @@ int main(int argc, char **argv)
     check(pairs >= 60, "only %d (op, type) pairs have a neutral element", pairs);
 
     test_union_model();
-    test_selection();
 
     /* the switch point: the sparse form only when strictly smaller */
     for (size_t es = 1; es <= 16; es *= 2)
@@ -508,7 +408,7 @@ int main(int argc, char **argv)
                             sparse_bytes(k + 1, es) >= n * (int64_t)es),
                   "sparse_max_nnz(%lld, %zu) = %lld", (long long)n, es, (long long)k);
         }
-    printf("%d passed, %d failed\n", passed, failed);
+    const int rc = check_summary();
     MPI_Finalize();
-    return failed != 0;
+    return rc;
 }

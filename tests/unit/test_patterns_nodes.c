@@ -15,21 +15,8 @@
 
 #include "patterns/nodes.h"
 
-static int passed, failed;
+#include "../lib/check.h"
 
-static void check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (ok) {
-        passed++;
-    } else if (++failed <= 40) {
-        fputs("FAIL ", stdout);
-        vprintf(fmt, ap);
-        putchar('\n');
-    }
-    va_end(ap);
-}
 
 enum { P = 128 };
 
@@ -123,6 +110,5 @@ int main(void)
                   "p=%d: parent rank %d out of range accepted", p, p);
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }

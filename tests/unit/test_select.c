@@ -1,0 +1,160 @@
+/*
+ * Automatic algorithm selection (src/select/) on dry-run parameters, no
+ * communication: the sparse reductions on the agreed shape of the data
+ * (from test_sparse_kernels), alltoallv on a node layout (from
+ * test_sloavx), alltoall by block size (from test_exchange_schedules).
+ *
+ * Run as a singleton or `mpirun -n 1`.
+ */
+#include <mpi.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kernels.h"
+#include "core/sparse.h"
+#include "patterns/nodes.h"
+#include "select/select.h"
+
+#include "../lib/check.h"
+#include "../lib/xorshift.h"
+
+/* Automatic selection on the agreed shape (the dry-run half of
+ * tests/smpi/sparse_bar.sh): 64 ranks, 1 MiB of doubles.  Clustered data
+ * (one run per rank in a shared window of 4 d n) keeps whole partials
+ * small, so recursive doubling's lg p rounds beat Rabenseifner's 2 lg p
+ * (simulated: 21 against 55 us at 1%); scattered data at 1% fills in and
+ * only Rabenseifner's halving keeps bytes down; dense data stays dense.
+ * With the shape unknown (density alone, the model before the union
+ * estimate) the clustered case goes to Rabenseifner. */
+static const char *select_for(const struct sparse_op *o, colibri_coll coll, int p, int64_t n,
+                              double d, bool clustered, bool shape)
+{
+    double v[SPARSE_AGREE], *x = malloc((size_t)n * sizeof *x);
+    for (int r = 0; r < p; r++) {
+        const int64_t k = (int64_t)(d * (double)n), window = 4 * k;
+        const int64_t start = window > k ? (int64_t)(next() % (uint64_t)(window - k + 1)) : 0;
+        for (int64_t i = 0; i < n; i++)
+            x[i] = (clustered ? i >= start && i < start + k : (double)(next() % 1000000) < d * 1e6)
+                       ? 1.0 : 0.0;
+        struct sparse_profile pr;
+        double w[SPARSE_AGREE];
+        sparse_profile(o, x, n, n / 4, &pr);
+        sparse_agree_values(&pr, n, n / 4, w);
+        for (int j = 0; j < SPARSE_AGREE; j++)
+            v[j] = r && v[j] > w[j] ? v[j] : w[j];
+    }
+    free(x);
+    struct sparse_shape sh;
+    sparse_shape_of(v, n, p, &sh);
+    struct sched_params sp = {.size = p, .count = n, .elem_size = 8, .commutative = true,
+                              .sparse = o, .density = sh.density};
+    if (shape)
+        sp.support = sh.support, sp.span = sh.span, sp.run_length = sh.run_length;
+    const struct algorithm *a = select_auto(coll, &sp);
+    return a ? a->name : "native";
+}
+
+static void test_selection(void)
+{
+    struct sparse_op o;
+    kernel_sparse_op(MPI_SUM, MPI_DOUBLE, &o);
+    const struct {
+        colibri_coll coll;
+        int p;
+        int64_t n;
+        double d;
+        bool clustered, shape;
+        const char *want;
+    } cases[] = {
+        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.01, true, true, "sparse_recursive_doubling"},
+        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.001, true, true, "sparse_recursive_doubling"},
+        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.001, false, true, "sparse_rabenseifner"},
+        /* 1% at random positions on 64 ranks: the result is 47% full, and
+         * encoding, joining and decoding it costs more than the bytes it
+         * saves on a 100 Gb/s network (cost_params.sparse) */
+        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.01, false, true, "rabenseifner"},
+        /* with the density alone the positions are taken as scattered */
+        {COLIBRI_ALLREDUCE, 64, 1 << 17, 0.01, true, false, "rabenseifner"},
+        {COLIBRI_ALLREDUCE, 64, 1 << 17, 1, false, true, "rabenseifner"},
+        /* two ranks: 1% pays, 10% does not (measured: 1.36x and 0.36x) */
+        {COLIBRI_ALLREDUCE, 2, 1 << 17, 0.01, false, true, "sparse_recursive_doubling"},
+        {COLIBRI_ALLREDUCE, 2, 1 << 17, 0.1, false, true, "rabenseifner"},
+        /* 8 MiB: the allgather must forward a clustered result whole at
+         * every step whose range holds it (charged (p-1)/p of it, auto
+         * took Rabenseifner here at half recursive doubling's speed) */
+        {COLIBRI_ALLREDUCE, 64, 1 << 20, 0.01, true, true, "sparse_recursive_doubling"},
+        {COLIBRI_REDUCE, 64, 1 << 20, 0.01, true, true, "sparse_binomial"},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *got = select_for(&o, cases[i].coll, cases[i].p, cases[i].n, cases[i].d,
+                                     cases[i].clustered, cases[i].shape);
+        check(strcmp(got, cases[i].want) == 0, "select %s p=%d of %lld at d=%g%s%s: %s, expected %s",
+              colibri_coll_name(cases[i].coll), cases[i].p, (long long)cases[i].n, cases[i].d,
+              cases[i].clustered ? " clustered" : "", cases[i].shape ? "" : " (density only)",
+              got, cases[i].want);
+    }
+}
+
+/* Automatic alltoallv selection weighs the node's shared link: with 16
+ * ranks per node SLOAVx wins from 64-byte blocks (SMPI, 16x16 ranks: 0.64x
+ * SLOAV at 64 B, 0.52x at 512 B, docs/benchmarks-alltoall.md), with one rank
+ * per node it is never better than SLOAV (the same exchange plus signals). */
+static void test_selection_sees_shared_links(void)
+{
+    enum { P = 256 };
+    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
+    for (int per = 1; per <= 16; per *= 16) {
+        for (int r = 0; r < P; r++)
+            leader_of[r] = r - r % per;
+        struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
+                                                 node_ranks),
+                                node_of, local_index, node_start, node_ranks};
+        for (int64_t block = 64; block <= 4096; block *= 8) {
+            struct sched_params sp = {.size = P, .count = block, .elem_size = 1, .layout = &l};
+            const struct algorithm *alg = NULL;
+            char msg[256];
+            int rc = select_algorithm(COLIBRI_ALLTOALLV, &sp, "auto", &alg, msg, sizeof msg);
+            const char *want = per == 16 ? "sloavx" : "sloav";
+            check(rc == 0 && alg && (per == 16 ? strcmp(alg->name, want) == 0
+                                                : strcmp(alg->name, "sloavx") != 0),
+                   "auto alltoallv, %d ranks per node, %lld B blocks: picked %s, want %s%s",
+                   per, (long long)block, alg ? alg->name : "none", per == 16 ? "" : "not ",
+                   per == 16 ? want : "sloavx");
+        }
+    }
+}
+
+/* Automatic alltoall: Bruck for short blocks at scale, a direct exchange
+ * for long ones, also at p = 2 where both send one message but Bruck copies
+ * every block four times. */
+static void test_alltoall_selection(void)
+{
+    const struct { int p; int64_t block; bool bruck; } cases[] = {
+        {256, 8, true}, {256, 512, true}, {1024, 8, true}, {64, 64, true},
+        {2, 16 << 20, false}, {2, 1 << 20, false}, {16, 1 << 20, false}};
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct sched_params sp = {.size = cases[i].p, .count = cases[i].block, .elem_size = 1};
+        const struct algorithm *a = NULL;
+        char msg[256];
+        int rc = select_algorithm(COLIBRI_ALLTOALL, &sp, "auto", &a, msg, sizeof msg);
+        const bool is_bruck = rc == 0 && a && strcmp(a->name, "bruck") == 0;
+        check(rc == 0 && a && is_bruck == cases[i].bruck,
+              "auto alltoall p=%d, %lld B blocks: picked %s", cases[i].p,
+              (long long)cases[i].block, a ? a->name : "none");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    test_selection();
+    test_selection_sees_shared_links();
+    test_alltoall_selection();
+    const int rc = check_summary();
+    MPI_Finalize();
+    return rc;
+}
