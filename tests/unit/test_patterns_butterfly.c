@@ -14,29 +14,13 @@
  *    position q of the permuted vector is block bit_reverse(q) (where
  *    virtual rank bit_reverse(q) ends a halving).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "patterns/butterfly.h"
 #include "patterns/halving.h"
+#include "../lib/check.h"
 
-static int passed, failed;
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (ok) {
-        passed++;
-    } else if (++failed <= 40) {
-        fputs("FAIL ", stdout);
-        vprintf(fmt, ap);
-        fputc('\n', stdout);
-    }
-    va_end(ap);
-    return ok;
-}
 
 enum { P = 300 };
 static struct butterfly bf[P];
@@ -143,6 +127,5 @@ int main(void)
             layout(p, counts);
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }

@@ -14,7 +14,6 @@
  *    exchange moves it in one piece);
  *  - local_off of a rank is where its node-mates wrote their blocks to it.
  */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,23 +21,8 @@
 
 #include "patterns/node_segment.h"
 #include "patterns/nodes.h"
+#include "../lib/check.h"
 
-static int passed, failed;
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (ok) {
-        passed++;
-    } else if (++failed <= 40) {
-        fputs("FAIL ", stdout);
-        vprintf(fmt, ap);
-        fputc('\n', stdout);
-    }
-    va_end(ap);
-    return ok;
-}
 
 enum { P = 40 };
 static int node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
@@ -188,6 +172,5 @@ int main(void)
             }
             run(p, leader_of, &seed);
         }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }

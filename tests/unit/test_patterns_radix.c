@@ -17,29 +17,13 @@
  * is also run rank by rank: everyone ends with the block of source t - i in
  * slot i.  radix_sqrt is checked against its definition.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "patterns/radix.h"
+#include "../lib/check.h"
 
-static int passed, failed;
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (ok) {
-        passed++;
-    } else if (++failed <= 40) {
-        fputs("FAIL ", stdout);
-        vprintf(fmt, ap);
-        putchar('\n');
-    }
-    va_end(ap);
-    return ok;
-}
 
 /* Sum over digit positions of the nonzero values digit d takes among 0..p-1,
  * counted by looking at every i (not by the formula radix_values uses). */
@@ -263,6 +247,5 @@ int main(void)
                   radix_digits(p, k) <= 2,
               "default radix p=%d: %d", p, k);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

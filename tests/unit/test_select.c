@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernels.h"
-#include "core/sparse.h"
+#include "kernels/dense.h"
+#include "kernels/sparse.h"
 #include "patterns/nodes.h"
 #include "select/select.h"
 

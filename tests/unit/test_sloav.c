@@ -10,8 +10,9 @@
  */
 #include "loopback.h"
 #include "patterns/radix.h"
+#define CHECK_MAX_LINES 30
+#include "../lib/check.h"
 
-static int passed, failed;
 
 enum pattern { UNIFORM, ZERO, RANDOM, SKEWED, EMPTY_RANKS, NPATTERNS };
 static const char *const pattern_names[] = {"uniform", "zero", "random", "skewed", "empty-ranks"};
@@ -66,12 +67,7 @@ static void run_case(int p, int k, enum pattern pat, const int64_t *m, bool in_p
         else if (pat == ZERO && (cr->msgs_sent != S || cr->bytes_sent != 8 * M))
             why = "metadata only";
     }
-    if (!why) {
-        passed++;
-        return;
-    }
-    failed++;
-    if (failed <= 30)
+    if (check_count(!why))
         printf("FAIL p=%d k=%d %s%s%s: %s (rank 0: %d rounds, %lld msgs, %lld bytes; D=%d S=%d "
                "M=%lld)\n",
                p, k, pattern_names[pat], in_place ? " in-place" : "",
@@ -110,6 +106,5 @@ int main(void)
         int sample[] = {0, 2, 3, 4, 7, s - 1, s + 1, p / 2, p - 1, p};
         run_p(p, sample, (int)(sizeof sample / sizeof *sample));
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }
