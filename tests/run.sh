@@ -10,6 +10,8 @@
 #                         "// env-ranks: VAR=value 2 4" adds Open MPI runs at
 #                         those process counts with VAR=value in the
 #                         environment (one line per variable setting).
+#   tests/docs/*.sh       documentation generated from the code still matches
+#                         it (no MPI run); exit 0 = pass.
 #   tests/dropin/*.sh     drop-in scenarios; exit 0 = pass.
 #   tests/smpi/*.sh       SimGrid SMPI scenarios; exit 0 = pass.
 # Each executable exits non-zero on failure; its own "N passed, N failed"
@@ -50,6 +52,11 @@ note "== unit tests (no communication)"
 for src in tests/unit/test_*.c; do
   t=$(basename "$src" .c)
   run_one "unit $t" build/tests/$t
+done
+
+note "== generated documentation"
+for s in tests/docs/*.sh; do
+  [ -e "$s" ] && run_one "docs $(basename "$s" .sh)" bash "$s"
 done
 
 note "== MPI tests (Open MPI, MPICH)"

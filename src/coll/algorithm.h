@@ -34,8 +34,21 @@ typedef int (*sched_build_fn)(const struct sched_params *p, struct schedule *s);
 /* Predicted time of the whole collective (the slowest rank), in seconds. */
 typedef double (*cost_model_fn)(const struct sched_params *p, const struct cost_params *m);
 
+/* The cost model's alpha-beta-gamma formula, one line of ASCII (a, b, g, o:
+ * alpha, beta, gamma, the per-message overhead; n vector bytes, p processes,
+ * p' the largest power of two <= p), written once, in the algorithm's file
+ * next to its builder:
+ *     COST_FORMULA(allreduce, ring, "2(p-1) a + ...");
+ * defines allreduce_ring_cost_formula.  The catalog, `colibri-info -v` and
+ * the tables of docs/algorithms.md (`colibri-info --markdown`, checked by
+ * tests/docs/algorithms.sh) all print this string; the file's header
+ * comment derives it. */
+#define COST_FORMULA(coll, name, text) const char coll##_##name##_cost_formula[] = text
+#define DECLARE_COST_FORMULA(coll, name) extern const char coll##_##name##_cost_formula[]
+
 #define DECLARE_ALGORITHM(coll, name)                                               \
     int coll##_##name##_build(const struct sched_params *p, struct schedule *s);      \
+    DECLARE_COST_FORMULA(coll, name);                                                 \
     double coll##_##name##_cost(const struct sched_params *p, const struct cost_params *m)
 
 DECLARE_ALGORITHM(allreduce, recursive_doubling);
@@ -57,6 +70,12 @@ DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);
 DECLARE_ALGORITHM(reduce_scatter, ring);
 DECLARE_ALGORITHM(reduce_scatter, sparse_recursive_halving);
+/* reduce_scatter_block runs the reduce_scatter builders and cost models;
+ * its formulas for equal blocks, where they read differently, sit next to
+ * them. */
+DECLARE_COST_FORMULA(reduce_scatter_block, recursive_halving);
+DECLARE_COST_FORMULA(reduce_scatter_block, pairwise);
+DECLARE_COST_FORMULA(reduce_scatter_block, ring);
 
 DECLARE_ALGORITHM(alltoall, bruck);
 DECLARE_ALGORITHM(alltoall, pairwise);

@@ -31,6 +31,8 @@ struct algorithm {
     unsigned restrictions;
     sched_build_fn build;
     cost_model_fn cost;
+    /* The alpha-beta-gamma formula, defined once next to the builder
+     * (COST_FORMULA in the algorithm's file, coll/algorithm.h). */
     const char *cost_formula;
     /* The radix is a free parameter: with COLIBRI_RADIX unset, selection
      * gives the builder the radix the cost model finds fastest. */

@@ -2,14 +2,62 @@
  *   <collective> <algorithm> [restrictions...]
  * then the nonblocking collectives ("iallreduce", ...; their persistent
  * forms run the same algorithms) with the algorithms that serve them.
- * With -v, the algorithm's alpha-beta-gamma cost follows after a '#'. */
+ * With -v, the algorithm's alpha-beta-gamma cost follows after a '#'.
+ *
+ * colibri-info --markdown [collective...]: the catalog of those collectives
+ * (all when none are named) as one markdown table, in catalog order; the
+ * tables of docs/algorithms.md are this output (tests/docs/algorithms.sh
+ * checks them and, with --update, rewrites them).  The cost is the formula
+ * each algorithm file defines (COST_FORMULA), as -v prints it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "colibri.h"
 
+/* `s` as the text of a markdown table cell: '|' would end the cell. */
+static void print_cell(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            putchar('\\');
+        putchar(*s);
+    }
+}
+
+static int markdown(int ncoll, char **colls)
+{
+    for (int c = 0; c < ncoll; c++) {
+        int known = 0;
+        for (int i = 0; i < colibri_catalog_size() && !known; i++) {
+            colibri_algorithm_info info;
+            colibri_catalog_get(i, &info);
+            known = strcmp(info.collective, colls[c]) == 0;
+        }
+        if (!known) {
+            fprintf(stderr, "colibri-info: no collective '%s' in the catalog\n", colls[c]);
+            return 2;
+        }
+    }
+    printf("| collective | algorithm | restrictions | cost |\n|---|---|---|---|\n");
+    for (int i = 0; i < colibri_catalog_size(); i++) {
+        colibri_algorithm_info info;
+        colibri_catalog_get(i, &info);
+        int wanted = ncoll == 0;
+        for (int c = 0; c < ncoll && !wanted; c++)
+            wanted = strcmp(info.collective, colls[c]) == 0;
+        if (!wanted)
+            continue;
+        printf("| %s | `%s` | %s | ", info.collective, info.name, info.restrictions);
+        print_cell(info.cost);
+        printf(" |\n");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--markdown") == 0)
+        return markdown(argc - 2, argv + 2);
     int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
     for (int nonblocking = 0; nonblocking < 2; nonblocking++)
         for (int i = 0; i < colibri_catalog_size(); i++) {

@@ -9,9 +9,8 @@
  * m rounds of radix k and, when j > 1, one of radix j; the p - q < k^m extra
  * ranks fold pairwise onto their neighbours first and get the result last.
  *
- * Cost, one port per rank (k-1 messages of n bytes sent and received):
- *     m (a + (k-1) n b + (k-1) n g)  [+ a + (j-1) n b + (j-1) n g  if j > 1]
- *                                    [+ 2 a + 2 n b + n g  if p != q]
+ * Cost (COST_FORMULA below), one port per rank: a round of radix r sends
+ * and receives r-1 messages of n bytes and reduces them, for one latency.
  * p = k^m gives log_k p rounds, p = j k^m gives ceil(log_k p) rounds, any
  * other p at most ceil(log_k p) rounds plus the fold's two.
  *
@@ -23,6 +22,10 @@
 #include "../../patterns/fold.h"
 #include "../../patterns/knomial.h"
 #include "../algorithm.h"
+
+COST_FORMULA(allreduce, knomial,
+             "m(a + (k-1) n (b + g)) [+ a + (j-1) n (b + g) if j > 1] [+ 2(a + n b) + n g fold "
+             "when rem > 0], p = j k^m + rem, rem < k^m, k radix (COLIBRI_RADIX, default 4)");
 
 static int radix_of(const struct sched_params *p) { return p->radix >= 2 ? p->radix : 4; }
 

@@ -7,19 +7,21 @@
  * The vector is cut into p' near-equal blocks (p' = 2^floor(lg p)); with
  * count < p' some blocks are empty and their messages vanish.
  *
- * Cost (p = 2^L, n divisible by p):
- *     2 lg p a + 2 (p-1)/p n b + (p-1)/p n g
- * Otherwise the pairwise fold onto p' (patterns/fold.h) adds a round that
- * hands the even rank's whole vector to its odd neighbour and one that hands
- * the result back:  + 2 a + 2 n b + n g.
- * (With n not divisible by p' each step moves its largest half, see
- * halving_max_half.)
+ * Cost (COST_FORMULA below): lg p' halving rounds that send and reduce
+ * (p'-1)/p' of the vector in all, and lg p' doubling rounds that send as
+ * much (with n not divisible by p' each step moves its largest half, see
+ * halving_max_half).  When p is not a power of two the pairwise fold onto
+ * p' (patterns/fold.h) adds a round that hands the even rank's whole vector
+ * to its odd neighbour and one that hands the result back.
  *
  * Halving runs with distance doubling and the fold pairs neighbours, so every
  * combination joins two adjacent intervals of ranks, lower on the left: the
  * result is in exact rank order and non-commutative operations are safe.
  */
 #include "../halving_steps.h"
+
+COST_FORMULA(allreduce, rabenseifner,
+             "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ 2(a + n b) + n g fold when p != p']");
 
 int allreduce_rabenseifner_build(const struct sched_params *p, struct schedule *s)
 {

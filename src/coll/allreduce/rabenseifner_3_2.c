@@ -13,10 +13,10 @@
  * block reduced over all p; the allgather runs the levels backwards and at a
  * three-child node both survivors also send their half to the eliminated one.
  *
- * Cost, L = floor(lg p), h_l = n / 2^l (the half exchanged at level l),
- * x_l = 1 if level l has three-child nodes, else 0:
- *     rounds: 2L = 2 floor(lg p) (L for the reduce-scatter), no extra ones
- *     2L a + 2 sum_l (1 + x_l) h_l b + sum_l (1 + x_l) h_l g
+ * Cost (COST_FORMULA below), L = floor(lg p), n/2^l the half exchanged at
+ * level l, x_l = 1 if level l has three-child nodes, else 0: 2L rounds (L
+ * for the reduce-scatter), no extra ones; a level with three-child nodes
+ * moves and reduces twice its half on the slowest path.
  * p = 2^L is plain Rabenseifner (2(p-1)/p n b + (p-1)/p n g).  Otherwise the
  * plan (three_two.h) uses level l0 = 1 + (trailing zeros of p - p'), and
  * level L as well when p - p' > p'/2, which gives
@@ -38,6 +38,10 @@
  */
 #include "../../patterns/three_two.h"
 #include "../halving_steps.h"
+
+COST_FORMULA(allreduce, rabenseifner_3_2,
+             "2 floor(lg p) a + 2 sum_l (1+x_l) n/2^l b + sum_l (1+x_l) n/2^l g, x_l = 1 on the "
+             "(at most 2) levels with 3-2 eliminations; <= 3 n b, <= 3/2 n g");
 
 /* The rank's view of level l: its node's positions split into the halves
  * [lo, lo + len) and [lo + len, lo + 2 len), its child index c, and who[k],

@@ -3,15 +3,19 @@
  * whole vector with the process 2^i away and combines.  Latency-optimal for
  * short vectors.
  *
- * Cost (p = 2^k):   lg p (a + n b + n g)
- * Otherwise the pairwise fold onto p' = 2^floor(lg p) adds one round before
- * and one after:    (lg p' + 2) a + (lg p' + 2) n b + (lg p' + 1) n g
+ * Cost (COST_FORMULA below): lg p rounds, each exchanging and reducing the
+ * whole vector, when p is a power of two.  Otherwise the pairwise fold onto
+ * p' = 2^floor(lg p) adds one round before (the even rank's vector, reduced
+ * by its neighbour) and one after (the result handed back).
  *
  * The lower rank's data is always the left operand, and the fold pairs
  * neighbours, so non-commutative operations get the exact rank order.
  */
 #include "../../patterns/butterfly.h"
 #include "../algorithm.h"
+
+COST_FORMULA(allreduce, recursive_doubling,
+             "lg p' (a + n b + n g) [+ 2(a + n b) + n g fold when p != p']");
 
 int allreduce_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
 {

@@ -4,7 +4,8 @@
  * for short vectors on machines where a round's latency dominates, and the
  * baseline the bandwidth-optimal algorithms are measured against.
  *
- * Cost:  2 ceil(lg p)(a + n b) + ceil(lg p) n g
+ * Cost (COST_FORMULA below): ceil(lg p) rounds up the tree, each sending
+ * and reducing the vector, and ceil(lg p) down it, each sending it.
  *
  * The tree over absolute ranks rooted at 0 combines adjacent rank ranges
  * with the lower one on the left, so any operation works.  Every rank
@@ -13,6 +14,8 @@
 #include "../../patterns/fold.h"
 #include "../algorithm.h"
 #include "../common/binomial.h"
+
+COST_FORMULA(allreduce, reduce_bcast, "2 ceil(lg p)(a + n b) + ceil(lg p) n g");
 
 int allreduce_reduce_bcast_build(const struct sched_params *p, struct schedule *s)
 {

@@ -6,10 +6,10 @@
  * carrying more than its share: bandwidth-optimal for long vectors, at the
  * price of 2(p-1) latencies.
  *
- * Cost (b = ceil(n/p), k = segments per block in the reduce-scatter,
- * ceil(b / segment), 1 for short vectors):
- *        (p-1)(k a + b b + b g) + (p-1)(a + b b)
- *      = 2(p-1) a + 2(p-1)/p n b + (p-1)/p n g   when p divides n and k = 1
+ * Cost (COST_FORMULA below): each of the reduce-scatter's p-1 steps sends,
+ * receives and reduces one block of c = ceil(n/p) bytes in k = ceil(c /
+ * segment) segments (1 for short vectors), a latency each; each of the
+ * allgather's p-1 steps passes one block whole.
  *
  * Each block is summed along the ring starting from its owner's right
  * neighbour and wrapping past rank p-1, so commutative operations only.
@@ -19,6 +19,11 @@
 #include "../../patterns/ring.h"
 #include "../algorithm.h"
 #include "../common/ring.h"
+
+COST_FORMULA(allreduce, ring,
+             "(p-1)((k+1) a + 2 c b + c g), c = ceil(n/p) block bytes, k = ceil(c/segment) "
+             "segments (segment 64 KiB, COLIBRI_SEGMENT_BYTES); 2(p-1) a + 2(p-1)/p n b + (p-1)/p "
+             "n g when p divides n and k = 1");
 
 int allreduce_ring_build(const struct sched_params *p, struct schedule *s)
 {

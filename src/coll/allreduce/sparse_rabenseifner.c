@@ -10,15 +10,14 @@
  * allgather (p-1)/p B(p), so the cost is bounded by the final result's
  * density rather than by the lg p whole partials.
  *
- * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) the expected bytes of the
- * whole vector combining m inputs, as in sparse_recursive_doubling.c, and
- * B(m, w) those of the densest range of a fraction w of it, the one on the
- * critical path: B(m)·w for scattered positions, up to B(m) when they are
- * clustered in one region, sparse_model_range_bytes):
- *     2 L a + sum_{s<L} (B(2^s f, 2^-(s+1)) (b + g) + H(2^s f, 2^-(s+1)))
- *         + sum_{i<L} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p)
- *     [+ 2 a + (B(1) + B(p)) b + B(1) g  fold, when p != p']
- * (H the local work of a sparse-form block, sparse_recursive_doubling.c)
+ * Cost (COST_FORMULA below; p' = 2^L = 2^floor(lg p)): B(m) is the
+ * expected bytes of the whole vector combining m inputs, as in
+ * sparse_recursive_doubling.c, and B(m, w) those of the densest range of a
+ * fraction w of it, the one on the critical path: B(m)·w for scattered
+ * positions, up to B(m) when they are clustered in one region
+ * (sparse_model_range_bytes); H the local work of a sparse-form block.
+ * Halving step s sends a range of 2^-(s+1) of the vector combining
+ * 2^s p/p' inputs, doubling step i a range of 2^i/p' of the result.
  * So on clustered data, whose union stays small and sits in one range,
  * the halving saves nothing on the critical path, and the allgather
  * forwards the whole region at every step whose range holds it (up to
@@ -31,6 +30,12 @@
 #include "../../patterns/halving.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
+
+COST_FORMULA(allreduce, sparse_rabenseifner,
+             "2 lg p' a + sum_{s<lg p'} (B(2^s p/p', 2^-(s+1)) (b + g) + H(2^s p/p', 2^-(s+1))) + "
+             "sum_{i<lg p'} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p) [+ 2 a + (B(1) + "
+             "B(p)) b + B(1) g fold], B(m), H(m) as sparse_recursive_doubling, B(m, w), H(m, w) "
+             "for its densest range of a fraction w (span)");
 
 int allreduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedule *s)
 {

@@ -7,16 +7,16 @@
  * about 1 - (1-d)^(2^i) present elements and switches to dense on its own
  * once that stops paying.
  *
- * Cost (p = 2^k, B(m) the expected bytes of a block combining m inputs in
- * its smallest form, min(n s, 16 + min(4 k, n/8, 8 k/l) + s k) for
- * elements of s bytes, k = n U(m) present, U(m) the union model of
- * core/sparse.h over the agreed density, support and run length l:
- * 1 - (1-d)^m for scattered positions, about d for clustered ones):
- *     sum_{i<k} (a + B(2^i)(b + g) + H(2^i)) + n g + H(1) + H(p)
- * (n g: input scan and output write; H(m) = B(m) S: the local work of a
- * block in a sparse form, S = cost_params.sparse per byte, 0 for a dense
- * block: encode or pack, unpack and merge, and the result's decoding)
- * plus, when p is not a power of two, the fold: 2 a + (B(1) + B(p)) b + B(1) g.
+ * Cost (COST_FORMULA below): B(m) is the expected bytes of a block
+ * combining m inputs in its smallest form, for elements of s bytes and
+ * k = n U(m) present, U(m) the union model of kernels/sparse.h over the agreed
+ * density, support and run length l: 1 - (1-d)^m for scattered positions,
+ * about d for clustered ones.  Round i exchanges a partial of 2^i p/p'
+ * inputs (2^i when p is a power of two); n g is the input scan and output
+ * write; H(m) = B(m) S the local work of a block in a sparse form (S =
+ * cost_params.sparse per byte, 0 for a dense block: encode or pack, unpack
+ * and merge, and the result's decoding).  When p is not a power of two the
+ * fold sends one input, reduced, and the result back.
  * At density 1 this is recursive doubling plus the scan, so the selector
  * only picks it on an agreed density estimate (p->density).
  *
@@ -28,6 +28,12 @@
 #include "../../patterns/butterfly.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
+
+COST_FORMULA(allreduce, sparse_recursive_doubling,
+             "sum_{i<lg p'} (a + B(2^i p/p')(b + g) + H(2^i p/p')) + n g + H(1) + H(p) [+ 2 a + "
+             "(B(1) + B(p)) b + B(1) g fold], B(m) = min(n s, 16 + min(4 k, n/8, 8 k/l) + s k), k "
+             "= n U(m), U the union of m inputs (density d, support, run length l: kernels/sparse.h), "
+             "H(m) = B(m) S local work of a sparse-form block (0 if dense), S per byte");
 
 int allreduce_sparse_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
 {

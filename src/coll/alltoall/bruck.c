@@ -7,17 +7,15 @@
  * the two (more rounds, fewer bytes as k grows; k = p is a linear exchange
  * of one block per round through the pack buffers).
  *
- * Cost (s = block bytes, every rank alike):
- *        R (a + 2 o) + B s b + (2 p + 2 B) s g
- *   R = sum_{d: k^d < p} min(k-1, ceil(p/k^d) - 1)      <= (k-1) ceil(log_k p)
- *   B = sum_{i<p} (nonzero base-k digits of i)          ~ (k-1)/k p log_k p
- * so ceil(lg p)(a + 2 o) + ~(p/2) lg p s (b + 2 g) + 2 p s g for k = 2 (o:
- * the processor's per-message overhead, sending and receiving).  The last
- * term is the local copies (rotation in and out, pack and unpack), charged
- * at g per byte like a reduction's memory traffic: with large blocks they
- * are what makes Bruck lose to a direct exchange even at p = 2, where both
- * send one message (measured on 2 ranks: 16 MiB blocks took 195 ms against
- * 29 ms for pairwise before the model saw them).
+ * Cost (COST_FORMULA below, every rank alike): R sub-rounds of one packed
+ * message each way, forwarding B blocks of c bytes in all, each packed and
+ * unpacked; for k = 2 that is ceil(lg p)(a + 2 o) + ~(p/2) lg p c (b + 2 g)
+ * + 2 p c g (o: the processor's per-message overhead, sending and
+ * receiving).  The g terms are the local copies (rotation in and out, pack
+ * and unpack), charged at g per byte like a reduction's memory traffic:
+ * with large blocks they are what makes Bruck lose to a direct exchange
+ * even at p = 2, where both send one message (measured on 2 ranks: 16 MiB
+ * blocks took 195 ms against 29 ms for pairwise before the model saw them).
  *
  * Buffers: TMP holds the p rotated blocks, TMP2 the outgoing and incoming
  * packs.  In place, SEND is RECV; the first step copies all of it to TMP and
@@ -25,6 +23,11 @@
  */
 #include "../../patterns/radix.h"
 #include "../algorithm.h"
+
+COST_FORMULA(alltoall, bruck,
+             "R (a + 2 o) + B c b + (2 p + 2 B) c g (local copies), R = sum_{d: k^d < p} min(k-1, "
+             "ceil(p/k^d)-1) <= (k-1) ceil(log_k p), B = sum_{i<p} nonzero base-k digits of i ~ "
+             "(k-1)/k p log_k p; c block bytes, k radix (COLIBRI_RADIX, else tuned by the model)");
 
 static int radix(const struct sched_params *p)
 {

@@ -5,8 +5,7 @@
  * the long-block choice, for any p (common/exchange.h has the schedule and
  * why shifts rather than XOR pairs).
  *
- * Cost (c = block bytes):
- *        (p-1)(a + 2 o + c b)
+ * Cost (COST_FORMULA below): p-1 rounds of one message each way.
  *
  * In place: the blocks of steps i >= p/2 would be overwritten (by step p-i)
  * before they leave, so they go out from a TMP copy; the rest are sent from
@@ -14,6 +13,8 @@
  */
 #include "../algorithm.h"
 #include "../common/exchange.h"
+
+COST_FORMULA(alltoall, pairwise, "(p-1)(a + 2 o + c b), c block bytes");
 
 int alltoall_pairwise_build(const struct sched_params *p, struct schedule *s)
 {

@@ -11,16 +11,17 @@
  * with medium blocks while bounding the requests and unexpected messages
  * per round.  W >= p-1 is the plain linear exchange.
  *
- * Cost (c = block bytes):
- *        ceil((p-1)/W) a + (p-1)(2 o + c b)
- * (the latencies of a round overlap; each message still costs the
- * processor o at both ends; see common/exchange.h).
+ * Cost (COST_FORMULA below): ceil((p-1)/W) rounds whose messages' latencies
+ * overlap; each message still costs the processor o at both ends (see
+ * common/exchange.h).
  *
  * In place: the input blocks whose slot is received into no later than the
  * round they leave in are copied to TMP first (common/exchange.h).
  */
 #include "../algorithm.h"
 #include "../common/exchange.h"
+
+COST_FORMULA(alltoall, scattered, "ceil((p-1)/W) a + (p-1)(2 o + c b), W = radix (32)");
 
 int alltoall_scattered_build(const struct sched_params *p, struct schedule *s)
 {

@@ -5,9 +5,9 @@
  * zero-byte blocks send no message.  The p-1 messages are posted in shift
  * order (rank + i, rank - i) so that ranks do not all start on one target.
  *
- * Cost (c = the largest block in bytes, p->count):
- *        a + (p-1)(2 o + c b)    in one round
- * (each message still pays its startup; see common/exchange.h).
+ * Cost (COST_FORMULA below; c the largest block in bytes, p->count): one
+ * round, each message still paying its startup (see common/exchange.h),
+ * and the L ranks of a node sending through its link at once.
  *
  * In place (SEND is RECV, s* = r*): every receive is posted before any
  * block has left, so the whole input but the own block is staged in TMP
@@ -15,6 +15,10 @@
  */
 #include "../algorithm.h"
 #include "../common/exchange.h"
+
+COST_FORMULA(alltoallv, linear,
+             "a + (p-1)(2 o + L c b), c largest block bytes, L most ranks per node (their link is "
+             "shared)");
 
 int alltoallv_linear_build(const struct sched_params *p, struct schedule *s)
 {

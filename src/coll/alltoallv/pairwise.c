@@ -5,8 +5,8 @@
  * step, every byte once and directly; zero-byte blocks send nothing, so a
  * step with both empty costs nothing.
  *
- * Cost (c = the largest block in bytes, p->count):
- *        (p-1)(a + 2 o + c b)
+ * Cost (COST_FORMULA below; c the largest block in bytes, p->count): p-1
+ * rounds of one message each way, the L ranks of a node sharing its link.
  *
  * In place (SEND is RECV, s* = r*): the blocks of steps i >= p/2 would be
  * overwritten (by step p-i) before they leave, so they are staged in TMP
@@ -14,6 +14,9 @@
  */
 #include "../algorithm.h"
 #include "../common/exchange.h"
+
+COST_FORMULA(alltoallv, pairwise,
+             "(p-1)(a + 2 o + L c b), c largest block bytes, L most ranks per node");
 
 int alltoallv_pairwise_build(const struct sched_params *p, struct schedule *s)
 {

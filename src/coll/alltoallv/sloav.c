@@ -18,15 +18,12 @@
  * rdispls[source].  SLOAVx (sloavx.c) runs the same exchange over node
  * leaders.
  *
- * Cost (the k-1 sub-rounds of a digit share a round; the metadata of digit
- * d > 0 travels in the round of data d-1, only R1's is exposed; each
- * sub-round sends and receives a metadata and a data message, o each):
- *     (D + 1) a + 4 S o + (M n + 8 M) L b
- * n the (largest) block size, D = ceil(log_k p) digits, S = sum_d
- * min(k-1, floor((p-1)/k^d)) the sub-rounds, M = sum_d #{0 < i < p :
- * digit_d(i) != 0} the blocks a rank forwards.  For p = k^D: S = D(k-1),
- * M = D p (k-1)/k; k = 2: S = lg p, M = p lg(p)/2; k = p: S = M = p-1
- * (direct exchange plus one metadata round).  L is the most ranks on one
+ * Cost (COST_FORMULA below): the k-1 sub-rounds of a digit share a round,
+ * and the metadata of digit d > 0 travels in the round of data d-1, so
+ * only R1's is exposed: D + 1 latencies; each sub-round sends and receives
+ * a metadata and a data message, o each; every forwarded block carries its
+ * 8-byte count.  k = 2: S = lg p, M = p lg(p)/2; k = p: S = M = p-1 (direct
+ * exchange plus one metadata round).  L is the most ranks on one
  * node when the layout is known: they all forward at once through the
  * node's link (sloavx sends each byte off the node once instead).
  */
@@ -35,6 +32,12 @@
 #include "../../patterns/radix.h"
 #include "../algorithm.h"
 #include "../common/sloav_exchange.h"
+
+COST_FORMULA(alltoallv, sloav,
+             "(D + 1) a + 4 S o + M (n + 8) L b, D = ceil(log_k p), S = sum_d min(k-1, "
+             "floor((p-1)/k^d)) sub-rounds, M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, "
+             "d < ceil(log_k p); p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; L most "
+             "ranks per node; k radix (COLIBRI_RADIX, else tuned)");
 
 static void sloav_free(void *state)
 {

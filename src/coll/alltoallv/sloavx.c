@@ -30,16 +30,15 @@
  * the node has left the previous call's use of it (the first barrier), and
  * the data areas come after it, so successive calls need no extra barrier.
  *
- * Cost (alpha-beta; p ranks on N nodes of L ranks, n the largest block,
- * k the radix over nodes, S and M as in sloav.c but over N participants:
- * S = sum_d min(k-1, floor((N-1)/k^d)) sub-rounds, M = sum_d #{0 < i < N :
- * digit_d(i) != 0} aggregated blocks a leader forwards, each of L^2 n bytes):
- *     (4 + D + 1) a + (4 S + 4 (L-1)) o + M (L^2 n + 8) b,  D = ceil(log_k N)
- * 4 intra-node signal rounds (a barrier on the counts, the ranks telling
- * the leader their blocks are in, the leader's delivery; none when L = 1),
- * each costing the leader L-1 messages, then the leaders' exchange.  Local copies: every rank
- * copies its p blocks into the segment and out of it (2 p n); a leader
- * also packs what it forwards.  For N = k^D: S = D(k-1), M = D N (k-1)/k.
+ * Cost (COST_FORMULA below; p ranks on N nodes of L ranks, n the largest
+ * block, k the radix over nodes, S and M as in sloav.c but over N
+ * participants, the blocks a leader forwards being aggregated, L^2 n bytes
+ * each): 4 intra-node signal rounds (a barrier on the counts, the ranks
+ * telling the leader their blocks are in, the leader's delivery; none when
+ * L = 1), each costing the leader L-1 messages, then the leaders' exchange.
+ * Local copies, which the model does not charge: every rank copies its p
+ * blocks into the segment and out of it (2 p n); a leader also packs what
+ * it forwards.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +47,12 @@
 #include "../algorithm.h"
 #include "../common/sloav_exchange.h"
 #include "../../patterns/radix.h"
+
+COST_FORMULA(alltoallv, sloavx,
+             "(r + D + 1) a + (4 S + 4 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks, r = 4 "
+             "node signal rounds (0 when L = 1), D = ceil(log_k N) (N = 1: r a); S, M as sloav "
+             "with N for p (leaders' exchange of node-aggregated blocks); 2 p n local copies, not "
+             "charged");
 
 struct sloavx {
     int p, me, li, nloc, node, n_nodes, leader, radix;

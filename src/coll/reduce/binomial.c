@@ -5,7 +5,8 @@
  * Latency-optimal for short vectors: ceil(lg p) rounds, each rank sends at
  * most once.
  *
- * Cost:  ceil(lg p)(a + n b + n g)
+ * Cost (COST_FORMULA below): ceil(lg p) rounds, in each of which the root
+ * receives and reduces one whole vector.
  *
  * Relative ranks wrap around p-1 -> 0, so partials combine out of rank
  * order: commutative operations only (ordered_binomial has the same cost for
@@ -13,6 +14,8 @@
  */
 #include "../algorithm.h"
 #include "../common/binomial.h"
+
+COST_FORMULA(reduce, binomial, "ceil(lg p)(a + n b + n g)");
 
 int reduce_binomial_build(const struct sched_params *p, struct schedule *s)
 {

@@ -10,10 +10,12 @@
  * since the root holds its block at every level, no extra message moves the
  * result from rank 0 to the root.  With root 0 it is the classic tree.
  *
- * Cost:  ceil(lg p)(a + n b + n g), for every root
+ * Cost (COST_FORMULA below): binomial.c's, for every root.
  */
 #include "../algorithm.h"
 #include "../common/binomial.h"
+
+COST_FORMULA(reduce, ordered_binomial, "ceil(lg p)(a + n b + n g), any root");
 
 int reduce_ordered_binomial_build(const struct sched_params *p, struct schedule *s)
 {

@@ -9,17 +9,21 @@
  * not a power of two the pairwise fold (patterns/fold.h) keeps the root: in
  * the root's pair the root stays and its neighbour drops out.
  *
- * Cost (p = 2^L, n divisible by p):
- *     2 lg p a + 2 (p-1)/p n b + (p-1)/p n g
- * Otherwise the fold onto p' = 2^floor(lg p) adds   a + n b + n g.
- * (With n not divisible by p' each step moves its largest half, see
- * halving_max_half.)
+ * Cost (COST_FORMULA below): lg p' halving rounds that send and reduce
+ * (p'-1)/p' of the vector in all, and lg p' gather rounds that bring the
+ * root as much (with n not divisible by p' each step moves its largest
+ * half, see halving_max_half).  When p is not a power of two the fold onto
+ * p' = 2^floor(lg p) adds one round, the dropped rank's vector reduced by
+ * its neighbour, and none at the end: only the root needs the result.
  *
  * Halving runs with distance doubling and the fold pairs neighbours, lower
  * on the left, so non-commutative operations get exact rank order.
  * Non-root ranks work in scratch: they have no output buffer.
  */
 #include "../halving_steps.h"
+
+COST_FORMULA(reduce, rabenseifner,
+             "2 lg p' a + 2(p'-1)/p' n b + (p'-1)/p' n g [+ a + n b + n g fold when p != p']");
 
 int reduce_rabenseifner_build(const struct sched_params *p, struct schedule *s)
 {

@@ -6,11 +6,11 @@
  * dense result.  A level-j partial combines 2^j inputs, so at density d it
  * holds about 1 - (1-d)^(2^j) present elements.
  *
- * Cost (B(m) as in sparse_recursive_doubling.c):
- *     sum_{j < ceil(lg p)} (a + B(2^j)(b + g) + H(2^j)) + n g + H(1) + H(p)
- * (H(m) the local work of a sparse-form block, as there)
- * At density 1 that is binomial's cost plus the scan, so the selector only
- * picks it on an agreed density estimate (p->density).
+ * Cost (COST_FORMULA below; B(m) and H(m), the local work of a sparse-form
+ * block, as in sparse_recursive_doubling.c): the partial the root receives
+ * in round j combines 2^j inputs.  At density 1 that is binomial's cost
+ * plus the scan, so the selector only picks it on an agreed density
+ * estimate (p->density).
  *
  * Operand roles are those of binomial.c's partial (common/partial.h): the
  * first combination takes the rank's input as `in` unless the input already
@@ -22,6 +22,10 @@
 #include "../../patterns/binomial.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
+
+COST_FORMULA(reduce, sparse_binomial,
+             "sum_{j<ceil(lg p)} (a + B(2^j)(b + g) + H(2^j)) + n g + H(1) + H(p), B(m), H(m) as "
+             "allreduce sparse_recursive_doubling");
 
 int reduce_sparse_binomial_build(const struct sched_params *p, struct schedule *s)
 {

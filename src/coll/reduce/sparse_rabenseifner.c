@@ -5,13 +5,11 @@
  * reduced ranges towards the root's virtual rank, each range travelling in
  * its smallest form; the root writes the dense result.
  *
- * Cost (p' = 2^L = 2^floor(lg p), f = p/p', B(m) and B(m, w) as in
- * allreduce/sparse_rabenseifner.c):
- *     2 L a + sum_{s<L} (B(2^s f, 2^-(s+1)) (b + g) + H(2^s f, 2^-(s+1)))
- *         + sum_{i<L} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p)
- *     [+ a + B(1)(b + g)  fold, when p != p']
- * (the root receives the gather's L ranges one after the other: for a
- * result clustered in one region, up to L B(p)).
+ * Cost (COST_FORMULA below; B(m), B(m, w) and H as in
+ * allreduce/sparse_rabenseifner.c, p' = 2^L = 2^floor(lg p)): the
+ * allreduce's halving, then the gather, whose L ranges the root receives
+ * one after the other (for a result clustered in one region, up to L B(p));
+ * the fold, when p != p', only sends one input.
  *
  * Operand roles are rabenseifner.c's for commutative operations (the
  * received block is the kernel's `in`, in the fold too), so results are
@@ -20,6 +18,11 @@
 #include "../../patterns/halving.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
+
+COST_FORMULA(reduce, sparse_rabenseifner,
+             "2 lg p' a + sum_{s<lg p'} (B(2^s p/p', 2^-(s+1)) (b + g) + H(2^s p/p', 2^-(s+1))) + "
+             "sum_{i<lg p'} (B(p, 2^i/p') b + H(p, 2^i/p')) + n g + H(1) + H(p) [+ a + B(1)(b + g) "
+             "fold], B, H as allreduce sparse_rabenseifner");
 
 int reduce_sparse_rabenseifner_build(const struct sched_params *p, struct schedule *s)
 {

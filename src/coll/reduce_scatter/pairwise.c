@@ -5,9 +5,8 @@
  * directly to its owner, and no rank waits on a chain: p-1 independent
  * exchanges, good for long vectors and any p, any counts.
  *
- * Cost (c = the largest count):
- *        (p-1)(a + c b + c g)
- *      = (p-1) a + (p-1)/p n b + (p-1)/p n g   for equal blocks
+ * Cost (COST_FORMULA below, reduce_scatter's and reduce_scatter_block's):
+ * p-1 steps of one message each way, paced by the largest block.
  *
  * Shares arrive in the order rank-1, rank-2, ...: commutative operations
  * only.
@@ -17,6 +16,11 @@
 #include "../../patterns/ring.h"
 #include "../algorithm.h"
 #include "../common/partial.h"
+
+COST_FORMULA(reduce_scatter, pairwise,
+             "(p-1)(a + c b + c g), c largest block bytes; (p-1) a + (p-1)/p n b + (p-1)/p n g for "
+             "equal blocks");
+COST_FORMULA(reduce_scatter_block, pairwise, "(p-1) a + (p-1)/p n b + (p-1)/p n g");
 
 int reduce_scatter_pairwise_build(const struct sched_params *p, struct schedule *s)
 {

@@ -18,12 +18,14 @@
  * block is the union of both ranks' blocks, and it forwards 2i's part at the
  * end.
  *
- * Cost, N = sum of counts, p' = 2^L = 2^floor(lg p):
- *     lg p' a + sum_s M_s (b + g)   [+ a + N b + N g + a + max_i c_2i b  when p != p']
- * where M_s is the largest half exchanged in step s: the largest sum of the
- * folded blocks whose index is congruent mod 2^(s+1).  Equal counts give
- *     lg p a + (p-1)/p N (b + g)   for p = 2^L.
- * Skewed counts cost more (one non-empty block: lg p' N (b + g)), which the
+ * Cost (COST_FORMULA below, reduce_scatter's and reduce_scatter_block's; n
+ * the sum of counts, p' = 2^L = 2^floor(lg p)): M_s is the largest half
+ * exchanged in step s, the largest sum of the folded blocks whose index is
+ * congruent mod 2^(s+1), so equal counts give (p-1)/p n in all for p = 2^L
+ * (not for p != p': the fold makes the survivors' blocks unequal).  The
+ * fold adds the even ranks' whole vectors, reduced, and the return of
+ * their blocks, the largest of which sets the pace.
+ * Skewed counts cost more (one non-empty block: lg p' n (b + g)), which the
  * cost function reports, so the selector moves to pairwise or ring.
  */
 #include <math.h>
@@ -31,6 +33,13 @@
 
 #include "../halving_steps.h"
 
+COST_FORMULA(reduce_scatter, recursive_halving,
+             "lg p' a + sum_s M_s (b + g), M_s largest half of step s ((p-1)/p n for equal blocks "
+             "and p = p') [+ 2 a + n b + n g + c b fold when p != p', c largest block of a "
+             "folded-away rank]");
+COST_FORMULA(reduce_scatter_block, recursive_halving,
+             "lg p' a + sum_s M_s (b + g), M_s largest half of step s ((p-1)/p n when p = p') [+ 2 "
+             "a + n b + n g + n/p b fold when p != p']");
 
 int reduce_scatter_recursive_halving_build(const struct sched_params *p, struct schedule *s)
 {

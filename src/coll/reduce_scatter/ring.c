@@ -5,9 +5,8 @@
  * sum of its own block.  Each step moves one block per link, so it is
  * bandwidth-optimal whatever p is; long blocks go round in segments.
  *
- * Cost (c = the largest count, k = ceil(c / segment)):
- *        (p-1)(k a + c b + c g)
- *      = (p-1) a + (p-1)/p n b + (p-1)/p n g   for equal blocks and k = 1
+ * Cost (COST_FORMULA below, reduce_scatter's and reduce_scatter_block's):
+ * p-1 steps, each passing the largest block in k segments, a latency each.
  *
  * Blocks are summed starting from the owner's right neighbour, wrapping
  * past rank p-1: commutative operations only.
@@ -17,6 +16,14 @@
 #include "../../patterns/ring.h"
 #include "../algorithm.h"
 #include "../common/ring.h"
+
+COST_FORMULA(reduce_scatter, ring,
+             "(p-1)(k a + c b + c g), c largest block bytes, k = ceil(c/segment) segments (segment "
+             "64 KiB, COLIBRI_SEGMENT_BYTES); (p-1) a + (p-1)/p n b + (p-1)/p n g for equal blocks "
+             "and k = 1");
+COST_FORMULA(reduce_scatter_block, ring,
+             "(p-1)(k a + n/p b + n/p g), k = ceil(n/p/segment) segments (segment 64 KiB, "
+             "COLIBRI_SEGMENT_BYTES); (p-1) a + (p-1)/p n b + (p-1)/p n g when k = 1");
 
 int reduce_scatter_ring_build(const struct sched_params *p, struct schedule *s)
 {

@@ -12,12 +12,12 @@
  * the folded-away ones too, works in position order from the start, and
  * the same halving steps run on position ranges.
  *
- * Cost (N the sum of counts, p' = 2^L = 2^floor(lg p), f = p/p', B(m) the
- * expected bytes of N elements combining m inputs and B(m, w) those of the
- * densest range of a fraction w of them, as in
- * allreduce/sparse_rabenseifner.c; equal counts):
- *     L a + sum_{s<L} (B(2^s f, 2^-(s+1)) (b + g) + H(2^s f, 2^-(s+1))) + N g + H(1) + H(p)
- *     [+ 2 a + B(1)(b + g) + B(p) c/N b  fold, when p != p']
+ * Cost (COST_FORMULA below, for reduce_scatter_block too; N the sum of
+ * counts, p' = 2^L = 2^floor(lg p), B(m) the expected bytes of N elements
+ * combining m inputs and B(m, w) those of the densest range of a fraction w
+ * of them, as in allreduce/sparse_rabenseifner.c): the allreduce's halving
+ * over all N elements; the fold returns each folded-away rank its block,
+ * charged as B(p)/p (equal counts).
  *
  * Operand roles are recursive_halving.c's for commutative operations (the
  * received half is the kernel's `in`, in the fold too), so results are
@@ -28,6 +28,11 @@
 #include "../../patterns/halving.h"
 #include "../algorithm.h"
 #include "../common/sparse_acc.h"
+
+COST_FORMULA(reduce_scatter, sparse_recursive_halving,
+             "L a + sum_{s<L} (B(2^s p/p', 2^-(s+1)) (b + g) + H(2^s p/p', 2^-(s+1))) + N g + H(1) "
+             "+ H(p) [+ 2 a + B(1)(b + g) + B(p)/p b fold], N elements in all, B, H as allreduce "
+             "sparse_rabenseifner over N");
 
 int reduce_scatter_sparse_recursive_halving_build(const struct sched_params *p,
                                                   struct schedule *s)
