@@ -114,8 +114,8 @@ install: $(LIBRARY) $(TOOLS)
 	install -m 644 include/colibri.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BUILD)/lib/libcolibri.* $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/colibri.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/colibri.pc
-	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
+	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibri.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/colibri.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
 
 clean:
 	rm -rf build build-mpich build-smpi

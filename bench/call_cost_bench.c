@@ -11,7 +11,7 @@
  * machine is shared).  Prints, on rank 0, the mean microseconds per call
  * (the largest over ranks) and the ratio nonblocking / blocking.  With one
  * rank it measures the software path alone; under callgrind it gives
- * instructions per call (scripts/bench_call_cost.sh).  Timing never judges
+ * instructions per call (bench/scripts/bench_call_cost.sh).  Timing never judges
  * anything here.
  */
 #include <mpi.h>

@@ -5,7 +5,7 @@
 # Prints setup-bench's line followed by the simulation's wall time and peak
 # memory (GNU time).
 #
-#   bench/setup_smpi.sh NP HOSTFILE COLL [N] [MODES]    e.g. 1024 platforms/hostfile-64x16.txt allreduce
+#   bench/scripts/setup_smpi.sh NP HOSTFILE COLL [N] [MODES]    e.g. 1024 platforms/hostfile-64x16.txt allreduce
 #
 # SMPI's default MPI_Allgather posts p-1 sends and p-1 receives on every
 # rank: p^2 messages, which cannot be simulated at 4096 ranks (100 of them
@@ -15,7 +15,7 @@
 # it; the layout exchange of eager setup and SMPI's own window creation use
 # that allgather.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 np=$1 hosts=$2 coll=$3 n=${4:-100} modes=${5:-eager lazy}
 for mode in $modes; do
   COLIBRI_SETUP=$mode /usr/bin/time -f "wall_s=%e max_rss_kb=%M" \

@@ -3,8 +3,8 @@
 # colibri algorithm, auto, and SMPI's own built-ins, written as CSV into
 # docs/data/smpi/ (one file per run, merged into docs/data/smpi-p<P>.csv).
 #
-#   scripts/bench_smpi.sh            the full sweep (see docs/benchmarks.md)
-#   PS="64" scripts/bench_smpi.sh    only some process counts
+#   bench/scripts/bench_smpi.sh            the full sweep (see docs/benchmarks.md)
+#   PS="64" bench/scripts/bench_smpi.sh    only some process counts
 #   FORCE=1 ...                      redo runs whose CSV already exists
 #   ONLY=smpi- ...                   only runs whose name matches this regex
 #   TIMEOUT=900 ...                  seconds one run may take (default 900)
@@ -23,7 +23,7 @@
 # SMPI built-ins left out: rab1 and rab2 (never finish), smp_rsag* (wrong
 # results on short vectors), automatic (benchmarks the others itself).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 PS=${PS:-"1024 1000 64"}
 OUT=${OUT:-docs/data/smpi}

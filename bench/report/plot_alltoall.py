@@ -2,13 +2,13 @@
 """Turns the alltoall(v) SMPI CSVs into docs/benchmarks-alltoall.md tables
 and PNG plots.
 
-    scripts/plot_alltoall.py [--update docs/benchmarks-alltoall.md]
+    bench/report/plot_alltoall.py [--update docs/benchmarks-alltoall.md]
                              [--plots docs/plots] [--data docs/data/smpi-alltoall]
 
-Reads the merged files scripts/bench_smpi_alltoall.sh writes,
+Reads the merged files bench/scripts/bench_smpi_alltoall.sh writes,
 <layout>-<coll>.csv (1024x1-alltoall.csv, 64x16-alltoallv-skewed.csv, ...),
 and its runs.log for the runs that failed or ran out of time.  Tables and
-plots per file come from scripts/plot_bench.py (same CSV format, same
+plots per file come from bench/report/plot_bench.py (same CSV format, same
 columns); this adds what the alltoall issue asks about: the ratio of auto to
 the best SMPI built-in per size, SLOAV against linear at 8 B (the bar:
 <= 0.136) and SLOAVx against SLOAV with 16 ranks per host.  With --update the
@@ -153,7 +153,7 @@ def main():
     paths = sorted(glob.glob(os.path.join(args.data, "*x*-alltoall*.csv")))
     datas = [d for d in (Data(p) for p in paths) if d.sizes]
     if not datas:
-        sys.exit(f"no merged CSVs in {args.data} (run scripts/bench_smpi_alltoall.sh)")
+        sys.exit(f"no merged CSVs in {args.data} (run bench/scripts/bench_smpi_alltoall.sh)")
     # alltoallv before alltoall, uniform before skewed, larger p first, one
     # rank per host before several.
     datas.sort(key=lambda d: (not d.coll.startswith("alltoallv"), d.coll != "alltoallv:uniform",

@@ -2,9 +2,9 @@
 # colibri-bench on real processes of this machine against the MPI below
 # ("native"), written as CSV into docs/data/real-<mpi>-p<P>[-oversubscribed].csv.
 #
-#   scripts/bench_real.sh             Open MPI at 2 ranks, then 4 and 8
+#   bench/scripts/bench_real.sh             Open MPI at 2 ranks, then 4 and 8
 #                                     ranks oversubscribed, and MPICH at 2
-#   PS="2" MPICH=0 scripts/bench_real.sh
+#   PS="2" MPICH=0 bench/scripts/bench_real.sh
 #
 # On a 2-core machine only p = 2 has a core per rank.  At 4 and 8 ranks the
 # processes time-share the cores, so those numbers measure scheduling as much
@@ -12,7 +12,7 @@
 # evidence about a real cluster.  Each point is the fastest of -R repetitions
 # of the timed loop, to discount interference from other work on the machine.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 PS=${PS:-"2 4 8"}
 MPICH=${MPICH:-1}

@@ -2,7 +2,7 @@
 # Density sweep of the sparse allreduce or reduce (bench/sparse_bench.c)
 # under SimGrid SMPI, written to docs/data/sparse/.  See docs/sparse.md.
 #
-#   P=64 MAX=4M scripts/bench_sparse.sh
+#   P=64 MAX=4M bench/scripts/bench_sparse.sh
 #   COLL=reduce ...  MPI_Reduce (root 0) instead of MPI_Allreduce; the CSV's
 #                   name starts with "reduce-"
 #   TAG=8M-64M ...   appended to the CSV's name (a partial sweep)
@@ -15,7 +15,7 @@
 #   REAL=1 P=2 ...  real processes under Open MPI on this machine instead
 #                   (docs/data/sparse/real-p<P>.csv; wall-clock, noisy).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 P=${P:-64}
 MIN=${MIN:-8K}
 MAX=${MAX:-4M}

@@ -4,7 +4,7 @@
 # colibri's progress thread, colibri and the native MPI_I* side by side in
 # each run.  Output: docs/data/nonblocking/<coll>-thread-<off|on>.txt
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 make -s build/bin/overlap-bench
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 out=docs/data/nonblocking

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Turns colibri-bench CSVs into markdown tables and PNG plots.
 
-    scripts/plot_bench.py [--update docs/benchmarks.md] [--plots docs/plots]
+    bench/report/plot_bench.py [--update docs/benchmarks.md] [--plots docs/plots]
                           [CSV ...]        (default: docs/data/*.csv)
 
 One table set and one figure per CSV file (a file is one machine or simulated
-platform at one process count, as scripts/bench_smpi.sh and bench_real.sh
+platform at one process count, as bench/scripts/bench_smpi.sh and bench_real.sh
 write them).  With --update, the tables replace what lies between the
 "<!-- tables:begin -->" and "<!-- tables:end -->" lines of that file;
 otherwise they go to stdout.  Plots need matplotlib (Debian:

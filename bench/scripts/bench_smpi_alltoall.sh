@@ -11,9 +11,9 @@
 # alltoallv with uniform and skewed block sizes (skewed: rank 0's blocks are
 # 100x the others').  One CSV per run in docs/data/smpi-alltoall/runs/,
 # merged per layout and collective into
-# docs/data/smpi-alltoall/<layout>-<coll>.csv for scripts/plot_alltoall.py.
+# docs/data/smpi-alltoall/<layout>-<coll>.csv for bench/report/plot_alltoall.py.
 #
-#   scripts/bench_smpi_alltoall.sh          everything not yet run
+#   bench/scripts/bench_smpi_alltoall.sh          everything not yet run
 #   LAYOUTS="1024x1" ...                     one layout
 #   LAYOUTS="256x1 16x16" FLAT=256x1 NODES=16x16 ...   the same at p = 256
 #   ONLY=<regex> ...                         only runs whose name matches
@@ -24,7 +24,7 @@
 #   TIMEOUT=1800 ...                         seconds one run may take
 #   MERGE_ONLY=1 ...                         only rebuild the merged CSVs
 #
-# Model: as scripts/bench_smpi.sh (SMPI's size-dependent factors 1,
+# Model: as bench/scripts/bench_smpi.sh (SMPI's size-dependent factors 1,
 # computation not timed, so one timed call per size is exact and
 # deterministic), plus a per-message send/receive overhead o = OVERHEAD
 # (0.2 us, smpi/os, or, ois), the o of colibri's cost model: without it a
@@ -51,7 +51,7 @@
 # them).  Built-ins that failed or ran out of time are listed in runs.log
 # and in docs/benchmarks-alltoall.md.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 LAYOUTS=${LAYOUTS:-"1024x1 64x16"}
 # The flat and the node layout of the issue's runs (FLAT=256x1 NODES=16x16

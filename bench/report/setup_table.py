@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Markdown tables of docs/setup.md from bench/setup_smpi.sh or setup-bench
+"""Markdown tables of docs/setup.md from bench/scripts/setup_smpi.sh or setup-bench
 output lines (key=value ...): per row the times (ms), colibri's share
 (time - create - repeat), state and segment bytes, setup calls, and the
 lazy/eager ratios of each collective.
 
-    bench/setup_table.py docs/data/setup-smpi-64.txt
+    bench/report/setup_table.py docs/data/setup-smpi-64.txt
 """
 import sys
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Markdown tables of the sparse allreduce or reduce sweep (scripts/bench_sparse.sh).
+"""Markdown tables of the sparse allreduce or reduce sweep (bench/scripts/bench_sparse.sh).
 
-    scripts/sparse_tables.py [--update docs/sparse.md] [--plot DIR] CSV...
+    bench/report/sparse_tables.py [--update docs/sparse.md] [--plot DIR] CSV...
 
 Per CSV and position pattern (random, clustered): one row per vector size
 with colibri's dense algorithm and its time, then for every density the

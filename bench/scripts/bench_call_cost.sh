@@ -8,7 +8,7 @@
 #    -R repetitions).
 # Output: docs/data/nonblocking/call-cost.txt (and on stdout).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 make -s build/lib/libcolibri.so build/bin/call-cost-bench
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_op=^avx
 lib=$PWD/build/lib/libcolibri.so bin=build/bin/call-cost-bench
