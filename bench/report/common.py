@@ -71,6 +71,15 @@ def update_file(path, begin, end, md):
         f.write(text)
 
 
+def write_tables(md, update):
+    """md on stdout, or, with update, between the "<!-- tables:begin -->" and
+    "<!-- tables:end -->" lines of that markdown file."""
+    if update:
+        update_file(update, "<!-- tables:begin -->", "<!-- tables:end -->", md)
+    else:
+        print(md)
+
+
 def pyplot():
     """matplotlib.pyplot for files (Agg), or None, said once, without it."""
     try:

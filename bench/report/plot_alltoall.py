@@ -172,10 +172,7 @@ def main():
             else:
                 bar_plot(d, d.plot_path, plt)
     md = markdown(datas, args.update, os.path.join(args.data, "runs.log"))
-    if not args.update:
-        print(md)
-        return
-    common.update_file(args.update, "<!-- tables:begin -->", "<!-- tables:end -->", md)
+    common.write_tables(md, args.update)
 
 
 if __name__ == "__main__":

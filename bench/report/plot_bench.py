@@ -279,10 +279,7 @@ def main():
                                             "smpi-ratio-to-bound.png"), plt)
 
     md = markdown(datas, args.update)
-    if not args.update:
-        print(md)
-        return
-    common.update_file(args.update, "<!-- tables:begin -->", "<!-- tables:end -->", md)
+    common.write_tables(md, args.update)
 
 
 if __name__ == "__main__":
