@@ -4,6 +4,8 @@
 #   make sim          SimGrid SMPI (smpicc)     -> build-smpi/ (static library)
 #   make test         the whole test suite (tests/run.sh)
 #   make install PREFIX=/usr/local
+#   make bench        the benchmark programs of bench/ only
+#   make sparse-bench-smpi   build-smpi/bin/sparse-bench (SMPI), for bench/scripts/bench_sparse.sh
 MPI ?= openmpi
 
 ifeq ($(MPI),mpich)
@@ -27,10 +29,13 @@ ifeq ($(MPI),smpi)
   LIB_SRC := $(filter-out src/interpose/fortran.c,$(LIB_SRC))
 endif
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-DEPS := $(LIB_OBJ:.o=.d)
+DEPS := $(LIB_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
 
-TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench \
-         $(BUILD)/bin/overlap-bench $(BUILD)/bin/setup-bench $(BUILD)/bin/call-cost-bench
+BENCH := $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench $(BUILD)/bin/overlap-bench \
+         $(BUILD)/bin/setup-bench $(BUILD)/bin/call-cost-bench $(BUILD)/bin/sparse-bench
+TOOLS := $(BUILD)/bin/colibri-info $(BENCH)
+# The benchmark programs' shared core: options, timed loops, CSV (bench/lib/).
+BENCH_OBJ := $(BUILD)/obj/bench/lib/bench_common.o
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 MPI_TESTS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/%,$(wildcard tests/mpi/*.c))
 DROPIN_TESTS := $(patsubst tests/dropin/%.c,$(BUILD)/tests/dropin_%,$(wildcard tests/dropin/*.c))
@@ -45,7 +50,7 @@ else
 endif
 LDLIBS := -lm
 
-.PHONY: all sim mpich test check-unit install clean bench-kernels
+.PHONY: all sim mpich test check-unit install clean bench sparse-bench-smpi
 all: $(LIBRARY) $(TOOLS) $(UNIT_TESTS) $(MPI_TESTS) $(DROPIN_TESTS)
 
 sim:
@@ -53,6 +58,13 @@ sim:
 
 mpich:
 	$(MAKE) MPI=mpich
+
+bench: $(BENCH)
+
+# sparse-bench as an SMPI program (SMPI's MPI_* are weak: the whole archive
+# is linked in), for bench/scripts/bench_sparse.sh and tests/smpi/sparse_bar.sh.
+sparse-bench-smpi:
+	$(MAKE) MPI=smpi build-smpi/bin/sparse-bench
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,26 +82,35 @@ $(BUILD)/bin/colibri-info: src/tools/colibri_info.c $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
-$(BUILD)/bin/kernel-bench: bench/kernel_bench.c $(LIBRARY)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+# bench/<name>_bench.c -> $(BUILD)/bin/<name>-bench, each linked with the
+# shared core.
+BENCH_DEPS := bench/lib/bench_common.h $(BENCH_OBJ)
+BENCH_LINK = $(CC) $(CFLAGS) -Ibench/lib $< $(BENCH_OBJ) -o $@
 
-$(BUILD)/bin/setup-bench: bench/setup_bench.c $(LIBRARY)
+$(BUILD)/bin/kernel-bench: bench/kernel_bench.c $(BENCH_DEPS) $(LIBRARY)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+	$(BENCH_LINK) -Isrc $(LINK_COLIBRI) $(LDLIBS)
 
-$(BUILD)/bin/colibri-bench: bench/colibri_bench.c $(LIBRARY)
+$(BUILD)/bin/setup-bench: bench/setup_bench.c $(BENCH_DEPS) $(LIBRARY)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+	$(BENCH_LINK) $(LINK_COLIBRI) $(LDLIBS)
 
-$(BUILD)/bin/overlap-bench: bench/overlap_bench.c $(LIBRARY)
+$(BUILD)/bin/colibri-bench: bench/colibri_bench.c $(BENCH_DEPS) $(LIBRARY)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
+	$(BENCH_LINK) $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/bin/overlap-bench: bench/overlap_bench.c $(BENCH_DEPS) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(BENCH_LINK) $(LINK_COLIBRI) $(LDLIBS)
+
+$(BUILD)/bin/sparse-bench: bench/sparse_bench.c $(BENCH_DEPS) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(BENCH_LINK) $(LINK_COLIBRI) $(LDLIBS)
 
 # Links no colibri: measured plain, or with colibri preloaded.
-$(BUILD)/bin/call-cost-bench: bench/call_cost_bench.c
+$(BUILD)/bin/call-cost-bench: bench/call_cost_bench.c $(BENCH_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+	$(BENCH_LINK) $(LDLIBS)
 
 # Unit and MPI tests link colibri; drop-in tests deliberately do not (they get
 # it only through LD_PRELOAD).
@@ -114,8 +135,8 @@ install: $(LIBRARY) $(TOOLS)
 	install -m 644 include/colibri.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BUILD)/lib/libcolibri.* $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/colibri.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/colibri.pc
-	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
+	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibri.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/colibri.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
 
 clean:
 	rm -rf build build-mpich build-smpi

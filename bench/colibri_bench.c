@@ -43,16 +43,14 @@
  * neither measures nor depends on the code under test, even when colibri
  * also replaces MPI_* in this process.
  */
-#define _POSIX_C_SOURCE 200809L /* getopt */
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "bench_common.h"
 #include "colibri.h"
 
 #define MAX_ALGS 64
@@ -92,58 +90,23 @@ static int rank, size;
 
 static int is_exchange(colibri_coll c) { return c == COLIBRI_ALLTOALL || c == COLIBRI_ALLTOALLV; }
 
-static void usage_exit(const char *msg)
-{
-    if (rank == 0) {
-        if (msg)
-            fprintf(stderr, "colibri-bench: %s\n", msg);
-        fprintf(stderr,
-                "usage: colibri-bench [-c allreduce|reduce|reduce_scatter_block|reduce_scatter|\n"
-                "                         alltoall|alltoallv]\n"
-                "         [-a all|name,name,...] [-m min_bytes] [-M max_bytes] [-s step]\n"
-                "         [-i iterations]\n"
-                "         [-w warmup] [-R repetitions (fastest reported)]\n"
-                "         [-t double|float|int|int64] [-D uniform|skewed|random] [-r root] [-B]\n"
-                "         [-L alpha,beta,gamma] [-N native_label] [-o file.csv] [-q]\n"
-                "  names: native, auto, or colibri algorithms (colibri-info lists them)\n"
-                "  sizes accept K, M, G suffixes (powers of 1024); alltoall(v): bytes per block\n"
-                "  -D (alltoallv): uniform = every block the size; skewed = rank 0's blocks\n"
-                "     100x larger; random = 0..2x the size, fixed seed\n");
-    }
-    PMPI_Finalize();
-    exit(msg ? 2 : 0);
-}
+static const char USAGE[] =
+    "usage: colibri-bench [-c allreduce|reduce|reduce_scatter_block|reduce_scatter|\n"
+    "                         alltoall|alltoallv]\n"
+    "         [-a all|name,name,...] [-m min_bytes] [-M max_bytes] [-s step]\n"
+    "         [-i iterations]\n"
+    "         [-w warmup] [-R repetitions (fastest reported)]\n"
+    "         [-t double|float|int|int64] [-D uniform|skewed|random] [-r root] [-B]\n"
+    "         [-L alpha,beta,gamma] [-N native_label] [-o file.csv] [-q]\n"
+    "  names: native, auto, or colibri algorithms (colibri-info lists them)\n"
+    "  sizes accept K, M, G suffixes (powers of 1024); alltoall(v): bytes per block\n"
+    "  -D (alltoallv): uniform = every block the size; skewed = rank 0's blocks\n"
+    "     100x larger; random = 0..2x the size, fixed seed\n";
 
-static int64_t parse_bytes(const char *s)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    int64_t mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1 << 10;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1 << 20;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1 << 30;
-    else if (*end)
-        usage_exit("bad size");
-    if (errno || v < 0)
-        usage_exit("bad size");
-    return (int64_t)v * mult;
-}
+/* The common flags (bench_common.h) as parsed, for usage messages. */
+static struct bench_opts common;
 
-static int parse_int(const char *s, const char *what)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*end || v < 0 || v > INT_MAX) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "bad %s '%s'", what, s);
-        usage_exit(msg);
-    }
-    return (int)v;
-}
+static void usage_exit(const char *msg) { bench_usage_exit(&common, msg); }
 
 static void add_alg(struct options *o, const char *name)
 {
@@ -173,114 +136,108 @@ static void parse_algs(struct options *o, char *list)
     }
 }
 
+static const struct type types[] = {{"double", MPI_DOUBLE, 8},
+                                    {"float", MPI_FLOAT, 4},
+                                    {"int", MPI_INT, 4},
+                                    {"int64", MPI_INT64_T, 8}};
+
+struct parse_state {
+    struct options *o;
+    char *alg_list;
+};
+
+/* colibri-bench's own flags (the common ones are bench_parse's). */
+static int own_option(int c, const char *arg, void *ctx)
+{
+    struct parse_state *st = ctx;
+    struct options *o = st->o;
+    switch (c) {
+    case 'a': st->alg_list = (char *)arg; return 1;
+    case 't':
+        for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+            if (strcmp(arg, types[i].name) == 0) {
+                o->type = types[i];
+                return 1;
+            }
+        usage_exit("unknown type");
+        return 0;
+    case 'D':
+        for (int i = 0; i < (int)(sizeof dist_names / sizeof *dist_names); i++)
+            if (strcmp(arg, dist_names[i]) == 0) {
+                o->dist = (enum dist)i;
+                return 1;
+            }
+        usage_exit("unknown distribution");
+        return 0;
+    case 'r': {
+        char *end;
+        long v = strtol(arg, &end, 10);
+        if (end == arg || *end || v < 0 || v > INT_MAX) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "bad root '%s'", arg);
+            usage_exit(msg);
+        }
+        o->root = (int)v;
+        return 1;
+    }
+    case 'B': o->barrier_each = 1; return 1;
+    case 'L':
+        if (sscanf(arg, "%lf,%lf,%lf", &o->alpha, &o->beta, &o->gamma) != 3)
+            usage_exit("-L wants alpha,beta,gamma (s, s/byte, s/byte)");
+        o->have_bound = 1;
+        return 1;
+    case 'N': o->native_label = arg; return 1;
+    case 'q': o->quiet = 1; return 1;
+    default: return -1;
+    }
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
-    static const struct type types[] = {{"double", MPI_DOUBLE, 8},
-                                        {"float", MPI_FLOAT, 4},
-                                        {"int", MPI_INT, 4},
-                                        {"int64", MPI_INT64_T, 8}};
-    char *alg_list = NULL;
     memset(o, 0, sizeof *o);
     o->coll = COLIBRI_ALLREDUCE;
-    o->min_bytes = 8;
-    o->max_bytes = 64 << 20;
-    o->step = 2;
-    o->reps = 1;
-    o->iters = o->warmup = -1;
     o->type = types[0];
     o->native_label = "native";
-    int c;
-    while ((c = getopt(argc, argv, "c:a:m:M:s:i:w:R:t:D:r:BL:N:o:qh")) != -1) {
-        switch (c) {
-        case 'c': {
-            int found = 0;
-            for (int i = 0; i < COLIBRI_NCOLL; i++)
-                if (strcmp(optarg, coll_names[i]) == 0) {
-                    o->coll = (colibri_coll)i;
-                    found = 1;
-                }
-            if (!found)
-                usage_exit("unknown collective");
-            break;
-        }
-        case 'a': alg_list = optarg; break;
-        case 'm': o->min_bytes = parse_bytes(optarg); break;
-        case 'M': o->max_bytes = parse_bytes(optarg); break;
-        case 's': o->step = parse_int(optarg, "size step"); break;
-        case 'i':
-            if ((o->iters = parse_int(optarg, "iteration count")) == 0)
-                usage_exit("need at least one iteration");
-            break;
-        case 'w': o->warmup = parse_int(optarg, "warm-up count"); break;
-        case 'R': o->reps = parse_int(optarg, "repetition count"); break;
-        case 't': {
-            int found = 0;
-            for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-                if (strcmp(optarg, types[i].name) == 0) {
-                    o->type = types[i];
-                    found = 1;
-                }
-            if (!found)
-                usage_exit("unknown type");
-            break;
-        }
-        case 'D': {
-            int found = 0;
-            for (int i = 0; i < (int)(sizeof dist_names / sizeof *dist_names); i++)
-                if (strcmp(optarg, dist_names[i]) == 0) {
-                    o->dist = (enum dist)i;
-                    found = 1;
-                }
-            if (!found)
-                usage_exit("unknown distribution");
-            break;
-        }
-        case 'r': o->root = parse_int(optarg, "root"); break;
-        case 'B': o->barrier_each = 1; break;
-        case 'L':
-            if (sscanf(optarg, "%lf,%lf,%lf", &o->alpha, &o->beta, &o->gamma) != 3)
-                usage_exit("-L wants alpha,beta,gamma (s, s/byte, s/byte)");
-            o->have_bound = 1;
-            break;
-        case 'N': o->native_label = optarg; break;
-        case 'o': o->csv = optarg; break;
-        case 'q': o->quiet = 1; break;
-        case 'h': usage_exit(NULL); break;
-        default: usage_exit("bad option");
-        }
-    }
-    if (optind < argc)
+    bench_opts_init(&common, "colibri-bench", USAGE);
+    common.min_bytes = 8;
+    common.max_bytes = 64 << 20;
+    common.step = 2;
+    struct parse_state st = {o, NULL};
+    if (bench_parse(argc, argv, "c:a:m:M:s:i:w:R:t:D:r:BL:N:o:qh", &common, own_option, &st) <
+        argc)
         usage_exit("unexpected argument");
+    if (common.coll) {
+        int found = 0;
+        for (int i = 0; i < COLIBRI_NCOLL; i++)
+            if (strcmp(common.coll, coll_names[i]) == 0) {
+                o->coll = (colibri_coll)i;
+                found = 1;
+            }
+        if (!found)
+            usage_exit("unknown collective");
+    }
+    if (common.iters == 0)
+        usage_exit("need at least one iteration");
+    o->min_bytes = common.min_bytes;
+    o->max_bytes = common.max_bytes;
+    o->step = common.step > INT_MAX ? INT_MAX : (int)common.step;
+    o->iters = common.iters;
+    o->warmup = common.warmup;
+    o->reps = common.reps;
+    o->csv = common.csv;
     if (o->root >= size)
         usage_exit("root out of range");
     if (o->min_bytes < 1 || o->max_bytes < o->min_bytes)
         usage_exit("need 1 <= min bytes <= max bytes");
-    if (o->reps < 1)
-        usage_exit("need at least one repetition");
     if (o->step < 2)
         usage_exit("the size step must be at least 2");
     if (o->coll == COLIBRI_REDUCE || is_exchange(o->coll))
         o->barrier_each = 1;
     char def[] = "all";
-    parse_algs(o, alg_list ? alg_list : def);
+    parse_algs(o, st.alg_list ? st.alg_list : def);
 }
 
-/* The largest of each v[i] over ranks, on every rank.  Built from gather and
- * broadcast rather than allreduce, because "native" may be an allreduce that
- * SMPI was told to replace with a broken one. */
-static void max_over_ranks(double *v, int n)
-{
-    double *all = rank == 0 ? malloc((size_t)size * (size_t)n * sizeof *all) : NULL;
-    if (rank == 0 && !all)
-        PMPI_Abort(MPI_COMM_WORLD, 3);
-    PMPI_Gather(v, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        for (int r = 1; r < size; r++)
-            for (int i = 0; i < n; i++)
-                v[i] = all[r * n + i] > v[i] ? all[r * n + i] : v[i];
-    free(all);
-    PMPI_Bcast(v, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-}
+static void max_over_ranks(double *v, int n) { bench_max_over_ranks(v, n, MPI_COMM_WORLD); }
 
 /* ---- per-collective parts ----
  * One size of one collective: its buffers and, for the exchanges, this
@@ -692,54 +649,33 @@ static int available(const struct options *o, const struct coll_kind *k, const c
 /* Set when all ranks read one clock (MPI_WTIME_IS_GLOBAL, as under SMPI). */
 static int global_clock;
 
-/* Mean time per call over `iters` timed calls, in us; negative when a call
- * failed.  A timed stretch starts when the last rank leaves the barrier and
- * ends when the last rank is done.  Without a global clock that is
- * approximated OSU-style by the largest of the ranks' own durations, which
- * also charges the barrier's exit skew to the collective. */
+struct timed_call {
+    const struct options *o;
+    const struct coll_kind *k;
+    const char *alg;
+    struct bufs *b;
+};
+
+static int one_call(void *ctx, int i)
+{
+    (void)i;
+    struct timed_call *c = ctx;
+    return c->k->call(c->o, c->alg, c->b);
+}
+
+/* The fastest of -R measurements of `iters` timed calls (bench_time: a
+ * stretch from the last rank's start to the last rank's end, or without a
+ * global clock OSU-style the largest of the ranks' own durations, which also
+ * charges the barrier's exit skew to the collective), in us per call;
+ * negative when a call failed. */
 static double measure(const struct options *o, const struct coll_kind *k, const char *alg,
                       struct bufs *b, int iters, int warmup)
 {
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++)
-        rc = k->call(o, alg, b);
-    int stretches = o->barrier_each ? iters : 1;
-    /* v = {failed, start times..., end times...} */
-    double *v = calloc(1 + 2 * (size_t)stretches, sizeof *v);
-    if (!v)
-        PMPI_Abort(MPI_COMM_WORLD, 3);
-    double *start = v + 1, *end = v + 1 + stretches;
-    PMPI_Barrier(MPI_COMM_WORLD);
-    if (o->barrier_each) {
-        for (int i = 0; i < iters && rc == MPI_SUCCESS; i++) {
-            PMPI_Barrier(MPI_COMM_WORLD);
-            start[i] = MPI_Wtime();
-            rc = k->call(o, alg, b);
-            end[i] = MPI_Wtime();
-        }
-    } else {
-        start[0] = MPI_Wtime();
-        for (int i = 0; i < iters && rc == MPI_SUCCESS; i++)
-            rc = k->call(o, alg, b);
-        end[0] = MPI_Wtime();
-    }
-    v[0] = rc != MPI_SUCCESS;
-    int m = stretches;
-    if (!global_clock) { /* one stretch per rank, from 0 to its own total */
-        double total = 0;
-        for (int i = 0; i < stretches; i++)
-            total += end[i] - start[i];
-        m = 1;
-        v[1] = 0;
-        v[2] = total;
-    }
-    max_over_ranks(v, 1 + 2 * m);
-    double t = 0;
-    for (int i = 0; i < m; i++)
-        t += v[1 + m + i] - v[1 + i];
-    double failed = v[0];
-    free(v);
-    return failed != 0 ? -1 : t / iters * 1e6;
+    struct timed_call c = {o, k, alg, b};
+    const struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, iters, warmup, o->barrier_each,
+                                 global_clock};
+    const double t = bench_best_of(&l, o->reps);
+    return t < 0 ? t : t * 1e6;
 }
 
 /* ---- output ---- */
@@ -825,22 +761,12 @@ int main(int argc, char **argv)
     PMPI_Comm_create_errhandler(return_errors, &eh);
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
     PMPI_Errhandler_free(&eh);
-    int *is_global, flag;
-    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &is_global, &flag);
-    global_clock = flag && *is_global;
+    global_clock = bench_global_clock(MPI_COMM_WORLD);
 
     struct options o;
     parse_options(argc, argv, &o);
 
-    FILE *csv = NULL;
-    if (rank == 0 && o.csv) {
-        csv = fopen(o.csv, "w");
-        if (!csv) {
-            perror(o.csv);
-            PMPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        fprintf(csv, "coll,alg,p,bytes,usec,bound_usec,ran\n");
-    }
+    FILE *csv = bench_csv_open(o.csv, "coll,alg,p,bytes,usec,bound_usec,ran");
     const struct coll_kind *k = is_exchange(o.coll) ? &exchange : &reduction;
     int failed[MAX_ALGS] = {0}, noted[MAX_ALGS] = {0};
     if (rank == 0 && !o.quiet)
@@ -872,13 +798,7 @@ int main(int argc, char **argv)
             const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, o.coll);
             if (strcmp(alg, "auto") == 0)
                 row.ran = ran;
-            for (int rep = 0; rep < o.reps; rep++) {
-                double t = measure(&o, k, alg, &b, iters, rep ? 0 : warmup);
-                if (t < 0 || row.usec[a] < 0 || t < row.usec[a])
-                    row.usec[a] = t;
-                if (t < 0)
-                    break;
-            }
+            row.usec[a] = measure(&o, k, alg, &b, iters, warmup);
             if (row.usec[a] < 0) {
                 if (rank == 0)
                     fprintf(stderr, "colibri-bench: %s '%s' failed while timed at %lld bytes\n",
@@ -897,8 +817,7 @@ int main(int argc, char **argv)
         if (req > INT64_MAX / o.step)
             break;
     }
-    if (csv)
-        fclose(csv);
+    bench_csv_close(csv);
     PMPI_Finalize();
     return 0;
 }

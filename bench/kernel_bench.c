@@ -10,8 +10,11 @@
  * as a collective's repeated reductions see them.  Not a test: it checks
  * nothing.
  *
- *   mpicc -std=c11 -O3 -I src/core src/kernels/dense.c bench/kernel_bench.c
- *   mpirun -n 1 ./a.out
+ *   make build/bin/kernel-bench
+ *   mpirun -n 1 build/bin/kernel-bench [-m min_bytes] [-M max_bytes] [-R trials]
+ *
+ * Sizes (K, M, G suffixes) go from -m (1K) to -M (64M) by factors of 4;
+ * each time is the fastest of -R (15) trials.
  */
 #include <mpi.h>
 
@@ -19,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "kernels/dense.h"
 
-#define MIN_BYTES ((size_t)1 << 10)
-#define MAX_BYTES ((size_t)64 << 20)
+static size_t max_bytes = (size_t)64 << 20;
+static int trials = 15;
 
 struct bcase {
     const char *name;
@@ -59,10 +63,9 @@ static double batch(enum what w, const struct bcase *c, colibri_kernel k, size_t
 /* Best seconds per call of kernel, memcpy and MPI_Reduce_local.  Batches
  * are short (BATCH_S, at least one call) so that many of them run within
  * one scheduler time slice, and the three are interleaved so that they see
- * the same machine: on a shared host the minimum over TRIALS rounds is the
+ * the same machine: on a shared host the minimum over -R rounds is the
  * undisturbed speed. */
 #define BATCH_S 0.0005
-#define TRIALS 15
 static void measure(const struct bcase *c, colibri_kernel k, size_t n, double best[3])
 {
     long reps[3];
@@ -72,7 +75,7 @@ static void measure(const struct bcase *c, colibri_kernel k, size_t n, double be
             reps[w] *= 2;
         best[w] = 1e30;
     }
-    for (int trial = 0; trial < TRIALS; trial++)
+    for (int trial = 0; trial < trials; trial++)
         for (int w = 0; w < 3; w++) {
             const double t = batch((enum what)w, c, k, n, reps[w]);
             if (t < best[w])
@@ -85,11 +88,11 @@ static void measure(const struct bcase *c, colibri_kernel k, size_t n, double be
 static void fill(void)
 {
     double *d = (double *)(void *)in, *e = (double *)(void *)io;
-    for (size_t i = 0; i < MAX_BYTES / sizeof(double); i++) {
+    for (size_t i = 0; i < max_bytes / sizeof(double); i++) {
         d[i] = (double)(i % 1000) / 1000;
         e[i] = (double)((i * 7) % 1000) / 1000;
     }
-    memset(dst, 1, MAX_BYTES);
+    memset(dst, 1, max_bytes);
 }
 
 static void size_label(char *buf, size_t bytes)
@@ -115,6 +118,18 @@ static void time_lookup(const char *what, MPI_Op op, MPI_Datatype dt)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    struct bench_opts o;
+    bench_opts_init(&o, "kernel-bench",
+                    "usage: kernel-bench [-m min_bytes] [-M max_bytes] [-R trials]\n");
+    o.min_bytes = 1 << 10;
+    o.max_bytes = (int64_t)max_bytes;
+    o.reps = trials;
+    if (bench_parse(argc, argv, "m:M:R:h", &o, NULL, NULL) < argc)
+        bench_usage_exit(&o, "unexpected argument");
+    if (o.min_bytes < 1 || o.max_bytes < o.min_bytes)
+        bench_usage_exit(&o, "need 1 <= min bytes <= max bytes");
+    max_bytes = ((size_t)o.max_bytes + 63) & ~(size_t)63; /* aligned_alloc: whole lines */
+    trials = o.reps;
     const struct bcase cases[] = {
         {"SUM double", MPI_SUM, MPI_DOUBLE, sizeof(double)},
         {"SUM float", MPI_SUM, MPI_FLOAT, sizeof(float)},
@@ -133,9 +148,9 @@ int main(int argc, char **argv)
         c[i].elem = (size_t)ext;
     }
 
-    in = aligned_alloc(64, MAX_BYTES);
-    io = aligned_alloc(64, MAX_BYTES);
-    dst = aligned_alloc(64, MAX_BYTES);
+    in = aligned_alloc(64, max_bytes);
+    io = aligned_alloc(64, max_bytes);
+    dst = aligned_alloc(64, max_bytes);
     if (!in || !io || !dst) {
         fprintf(stderr, "out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -159,7 +174,7 @@ int main(int argc, char **argv)
             printf("%-18s no kernel\n", c[ci].name);
             continue;
         }
-        for (size_t bytes = MIN_BYTES; bytes <= MAX_BYTES; bytes *= 4) {
+        for (size_t bytes = (size_t)o.min_bytes; bytes <= (size_t)o.max_bytes; bytes *= 4) {
             const size_t n = bytes / c[ci].elem;
             const double b = (double)(n * c[ci].elem) / 1e9;
             double t[3];

@@ -18,6 +18,7 @@
  *
  *   overlap-bench [-c iallreduce|ialltoall|ialltoallv] [-m min] [-M max]
  *                 [-s step] [-i iterations] [-R repetitions] [-W factor]
+ *                 [-o file.csv]
  *
  * -W makes the computation `factor` times t_pure (OSU: 1): with much more
  * computation than communication, independent progress shows even on a
@@ -26,16 +27,17 @@
  * Sizes: allreduce, the vector in bytes (doubles, MPI_SUM); alltoall(v),
  * the bytes each rank sends each peer.  Times are the mean per call, the
  * largest over ranks, with a barrier before each call; of -R (3) timed loops
- * the fastest counts (the machine is shared).  Timing never judges
- * anything here.
+ * the fastest counts (the machine is shared).  With -o, the table's rows
+ * also go to a CSV file (coll,bytes,impl,blocking_us,pure_us,compute_us,
+ * overall_us,overlap_pct).  Timing never judges anything here.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "bench_common.h"
 #include "colibri.h"
 
 enum coll { IALLREDUCE, IALLTOALL, IALLTOALLV };
@@ -94,37 +96,50 @@ static void call(enum coll c, const struct bufs *b, long bytes, const char *alg,
     }
 }
 
-/* Mean seconds per call, largest over ranks: mode 0 blocking, 1 start +
- * wait, 2 start + compute(work) + wait (*busy: the mean compute time). */
+struct timed_call {
+    enum coll c;
+    const struct bufs *b;
+    long bytes;
+    const char *alg;
+    int mode; /* 0 blocking, 1 start + wait, 2 start + compute(work) + wait */
+    double work, spent;
+};
+
+static int one_call(void *ctx, int i)
+{
+    (void)i;
+    struct timed_call *t = ctx;
+    if (t->mode == 0) {
+        call(t->c, t->b, t->bytes, t->alg, NULL);
+        return MPI_SUCCESS;
+    }
+    MPI_Request r;
+    call(t->c, t->b, t->bytes, t->alg, &r);
+    if (t->mode == 2) {
+        double t1 = now();
+        compute(t->work);
+        t->spent += now() - t1;
+    }
+    return MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+/* Mean seconds per call, largest over ranks, each call from a barrier:
+ * mode 0 blocking, 1 start + wait, 2 start + compute(work) + wait (*busy:
+ * the mean compute time, largest over ranks). */
 static double timed(enum coll c, const struct bufs *b, long bytes, const char *alg, int mode,
                     double work, int iters, double *busy)
 {
-    double total = 0, spent = 0;
-    for (int i = 0; i < iters; i++) {
-        PMPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        if (mode == 0) {
-            call(c, b, bytes, alg, NULL);
-        } else {
-            MPI_Request r;
-            call(c, b, bytes, alg, &r);
-            if (mode == 2) {
-                double t1 = now();
-                compute(work);
-                spent += now() - t1;
-            }
-            MPI_Wait(&r, MPI_STATUS_IGNORE);
-        }
-        total += MPI_Wtime() - t0;
-    }
-    double mine[2] = {total / iters, spent / iters}, worst[2];
-    PMPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    struct timed_call t = {c, b, bytes, alg, mode, work, 0};
+    const struct bench_loop l = {one_call, &t, MPI_COMM_WORLD, iters, 0, 1, 0};
+    const double mean = bench_time(&l);
+    double spent = t.spent / iters;
+    bench_max_over_ranks(&spent, 1, MPI_COMM_WORLD);
     if (busy)
-        *busy = worst[1];
-    return worst[0];
+        *busy = spent;
+    return mean;
 }
 
-/* The fastest of `reps` timed loops. */
+/* The fastest of `reps` timed loops (and its compute time). */
 static double best_of(int reps, enum coll c, const struct bufs *b, long bytes, const char *alg,
                       int mode, double work, int iters, double *busy)
 {
@@ -139,34 +154,45 @@ static double best_of(int reps, enum coll c, const struct bufs *b, long bytes, c
     return best;
 }
 
+static const char USAGE[] =
+    "usage: overlap-bench [-c iallreduce|ialltoall|ialltoallv] [-m min] [-M max]\n"
+    "                     [-s step] [-i iterations] [-R repetitions] [-W factor] [-o file.csv]\n";
+
+static int own_option(int opt, const char *arg, void *ctx)
+{
+    if (opt != 'W')
+        return -1;
+    char *end;
+    *(double *)ctx = strtod(arg, &end);
+    return end != arg && !*end && *(double *)ctx >= 0;
+}
+
 int main(int argc, char **argv)
 {
     int provided, rank;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    enum coll c = IALLREDUCE;
-    long lo = 8, hi = 16L << 20, step = 8;
-    int iters = 0, reps = 3, opt;
+    struct bench_opts o;
+    bench_opts_init(&o, "overlap-bench", USAGE);
+    o.min_bytes = 8;
+    o.max_bytes = 16L << 20;
+    o.step = 8;
+    o.iters = 0; /* 0: scaled by size */
+    o.reps = 3;
     double factor = 1;
-    while ((opt = getopt(argc, argv, "c:m:M:s:i:R:W:")) != -1) {
-        if (opt == 'c')
-            c = strcmp(optarg, "ialltoall") == 0    ? IALLTOALL
-                : strcmp(optarg, "ialltoallv") == 0 ? IALLTOALLV
-                                                    : IALLREDUCE;
-        else if (opt == 'm')
-            lo = atol(optarg);
-        else if (opt == 'M')
-            hi = atol(optarg);
-        else if (opt == 's')
-            step = atol(optarg);
-        else if (opt == 'i')
-            iters = atoi(optarg);
-        else if (opt == 'R')
-            reps = atoi(optarg);
-        else if (opt == 'W')
-            factor = atof(optarg);
-    }
+    if (bench_parse(argc, argv, "c:m:M:s:i:R:W:o:h", &o, own_option, &factor) < argc)
+        bench_usage_exit(&o, "unexpected argument");
+    const char *cname = o.coll ? o.coll : "iallreduce";
+    enum coll c = strcmp(cname, "ialltoall") == 0    ? IALLTOALL
+                  : strcmp(cname, "ialltoallv") == 0 ? IALLTOALLV
+                                                     : IALLREDUCE;
+    if (o.min_bytes < 1 || o.step < 2)
+        bench_usage_exit(&o, "need -m at least 1 and -s at least 2");
+    const long lo = (long)o.min_bytes, hi = (long)o.max_bytes, step = o.step;
+    const int iters = o.iters, reps = o.reps;
+    FILE *csv = bench_csv_open(o.csv, "coll,bytes,impl,blocking_us,pure_us,compute_us,"
+                                      "overall_us,overlap_pct");
     const long per_rank = c == IALLREDUCE ? hi : hi * size;
     struct bufs b = {calloc((size_t)per_rank, 1), calloc((size_t)per_rank, 1),
                      calloc((size_t)size, sizeof(MPI_Count)), calloc((size_t)size, sizeof(MPI_Aint))};
@@ -199,10 +225,15 @@ int main(int argc, char **argv)
                 printf("%-10s %9ld %-7s %12.2f %12.2f %12.2f %12.2f %8.1f\n", coll_names[c], bytes,
                        impls[k] ? impls[k] : "colibri", 1e6 * blocking, 1e6 * pure, 1e6 * busy,
                        1e6 * overall, overlap);
+            if (csv)
+                fprintf(csv, "%s,%ld,%s,%.2f,%.2f,%.2f,%.2f,%.1f\n", coll_names[c], bytes,
+                        impls[k] ? impls[k] : "colibri", 1e6 * blocking, 1e6 * pure, 1e6 * busy,
+                        1e6 * overall, overlap);
         }
         if (rank == 0)
             fflush(stdout);
     }
+    bench_csv_close(csv);
     free(b.in), free(b.out), free(b.counts), free(b.displs);
     MPI_Finalize();
     return 0;

@@ -11,72 +11,103 @@
  * and layouts, and its state and segment bytes per rank.  Run once with COLIBRI_SETUP=eager and once
  * without to compare.
  *
- *   setup_bench [N] [alltoallv|allreduce|layout]
+ *   setup-bench [N] [alltoallv|allreduce|layout]
+ *   setup-bench [-n N] [-c alltoallv|allreduce|layout]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "colibri.h"
+
+static const char USAGE[] = "usage: setup-bench [N] [alltoallv|allreduce|layout]\n"
+                            "       setup-bench [-n N] [-c alltoallv|allreduce|layout]\n";
+
+/* One pass over the communicators (see main). */
+struct pass {
+    int pass, rank, size, v, layout;
+    MPI_Comm *comms;
+    int *node_of, n_nodes;
+    MPI_Count *cnt;
+    MPI_Aint *dsp;
+    char *sb, *rb;
+    double x, y;
+};
+
+static int one_comm(void *ctx, int i)
+{
+    struct pass *p = ctx;
+    if (p->pass < 2 && i % 2)
+        MPI_Comm_split(MPI_COMM_WORLD, p->rank < p->size / 2, p->rank, &p->comms[i]);
+    else if (p->pass < 2)
+        MPI_Comm_dup(MPI_COMM_WORLD, &p->comms[i]);
+    if (p->pass == 0)
+        return MPI_SUCCESS;
+    if (p->v)
+        return colibri_alltoallv(p->sb, p->cnt, p->dsp, MPI_CHAR, p->rb, p->cnt, p->dsp, MPI_CHAR,
+                                 p->comms[i], "sloavx");
+    if (p->layout)
+        return colibri_node_layout(p->comms[i], p->node_of, &p->n_nodes);
+    return colibri_allreduce(&p->x, &p->y, 1, MPI_DOUBLE, MPI_SUM, p->comms[i], NULL);
+}
+
+static int own_option(int opt, const char *arg, void *ctx)
+{
+    if (opt != 'n')
+        return -1;
+    return (*(int *)ctx = atoi(arg)) > 0;
+}
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, size, n = argc > 1 ? atoi(argv[1]) : 100;
-    const char *coll = argc > 2 ? argv[2] : "alltoallv";
+    int rank, size, n = 100;
+    struct bench_opts o;
+    bench_opts_init(&o, "setup-bench", USAGE);
+    int arg = bench_parse(argc, argv, "n:c:h", &o, own_option, &n);
+    if (arg < argc && (n = atoi(argv[arg++])) < 1)
+        bench_usage_exit(&o, "bad communicator count");
+    const char *coll = arg < argc ? argv[arg++] : o.coll ? o.coll : "alltoallv";
+    if (arg < argc)
+        bench_usage_exit(&o, "unexpected argument");
     const int v = strcmp(coll, "alltoallv") == 0, layout = strcmp(coll, "layout") == 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm *comms = malloc((size_t)n * sizeof *comms);
-    int *node_of = malloc((size_t)size * sizeof *node_of), n_nodes;
-    MPI_Count *cnt = malloc((size_t)size * sizeof *cnt);
-    MPI_Aint *dsp = malloc((size_t)size * sizeof *dsp);
-    char *sb = calloc((size_t)size, 1), *rb = calloc((size_t)size, 1);
-    double x = 1, y;
+    struct pass p = {0, rank, size, v, layout, malloc((size_t)n * sizeof(MPI_Comm)),
+                     malloc((size_t)size * sizeof(int)), 0,
+                     malloc((size_t)size * sizeof(MPI_Count)), malloc((size_t)size * sizeof(MPI_Aint)),
+                     calloc((size_t)size, 1), calloc((size_t)size, 1), 1, 0};
     /* The world's own first collective is not part of the measure. */
-    colibri_allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, NULL);
+    colibri_allreduce(&p.x, &p.y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, NULL);
     if (v) {
         for (int j = 0; j < size; j++)
-            cnt[j] = 1, dsp[j] = j;
-        colibri_alltoallv(sb, cnt, dsp, MPI_CHAR, rb, cnt, dsp, MPI_CHAR, MPI_COMM_WORLD, "sloavx");
+            p.cnt[j] = 1, p.dsp[j] = j;
+        colibri_alltoallv(p.sb, p.cnt, p.dsp, MPI_CHAR, p.rb, p.cnt, p.dsp, MPI_CHAR, MPI_COMM_WORLD,
+                          "sloavx");
     }
     if (layout)
-        colibri_node_layout(MPI_COMM_WORLD, node_of, &n_nodes);
+        colibri_node_layout(MPI_COMM_WORLD, p.node_of, &p.n_nodes);
     /* Pass 0: the creations alone, for the baseline (colibri sees none of
      * them used, and counts from after them); pass 1: creations and first
-     * collectives; pass 2: a second collective on each. */
+     * collectives; pass 2: a second collective on each.  Each pass is one
+     * timed stretch from a barrier, the slowest rank's. */
     struct colibri_setup_stats a, b;
-    double times[3], tmax[3];
-    for (int pass = 0; pass < 3; pass++) {
-        PMPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < n; i++) {
-            if (pass < 2 && i % 2)
-                MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &comms[i]);
-            else if (pass < 2)
-                MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
-            if (pass == 0)
-                continue;
-            if (v)
-                colibri_alltoallv(sb, cnt, dsp, MPI_CHAR, rb, cnt, dsp, MPI_CHAR, comms[i], "sloavx");
-            else if (layout)
-                colibri_node_layout(comms[i], node_of, &n_nodes);
-            else
-                colibri_allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, comms[i], NULL);
-        }
-        times[pass] = MPI_Wtime() - t0;
-        if (pass == 0) {
+    const struct bench_loop loop = {one_comm, &p, MPI_COMM_WORLD, n, 0, 0, 0};
+    double tmax[3];
+    for (p.pass = 0; p.pass < 3; p.pass++) {
+        tmax[p.pass] = bench_time(&loop) * n;
+        if (p.pass == 0) {
             for (int i = 0; i < n; i++)
-                MPI_Comm_free(&comms[i]);
+                MPI_Comm_free(&p.comms[i]);
             colibri_setup_stats(&a);
-        } else if (pass == 1) {
+        } else if (p.pass == 1) {
             colibri_setup_stats(&b);
         }
     }
     long long mine[4] = {b.state_bytes - a.state_bytes, b.setup_collectives - a.setup_collectives,
                          b.layout_collectives - a.layout_collectives,
                          b.shm_bytes - a.shm_bytes}, sum[4], most[4];
-    PMPI_Reduce(times, tmax, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(mine, sum, 4, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     PMPI_Reduce(mine, most, 4, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
@@ -91,8 +122,8 @@ int main(int argc, char **argv)
                b.layouts_exchanged - a.layouts_exchanged, (double)sum[3] / size);
     }
     for (int i = 0; i < n; i++)
-        MPI_Comm_free(&comms[i]);
-    free(comms), free(node_of), free(cnt), free(dsp), free(sb), free(rb);
+        MPI_Comm_free(&p.comms[i]);
+    free(p.comms), free(p.node_of), free(p.cnt), free(p.dsp), free(p.sb), free(p.rb);
     MPI_Finalize();
     return 0;
 }

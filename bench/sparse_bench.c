@@ -4,6 +4,8 @@
  *   sparse-bench [-c allreduce|reduce] [-m min_bytes] [-M max_bytes] [-i iters]
  *                [-R reps] [-d d1,d2,...] [-o out.csv]
  *
+ * (sizes accept K, M, G suffixes; without -o the CSV goes to stdout)
+ *
  * For every size (doubling) and density, on MPI_DOUBLE / MPI_SUM, it times
  *   sparse-rd   colibri's sparse_recursive_doubling (allreduce) or
  *               sparse_binomial (reduce, root 0), forced;
@@ -34,8 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "bench_common.h"
 #include "colibri.h"
 
 static uint64_t mix(uint64_t x)
@@ -86,36 +88,51 @@ static void call(const char *name, int reduce, const double *x, double *y, int64
         PMPI_Allreduce(x, y, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
+struct timed_call {
+    const char *name;
+    int reduce;
+    const double *x;
+    double *y;
+    int64_t n;
+};
+
+static int one_call(void *ctx, int i)
+{
+    (void)i;
+    const struct timed_call *c = ctx;
+    call(c->name, c->reduce, c->x, c->y, c->n);
+    return MPI_SUCCESS;
+}
+
 /* Seconds per call, the slowest rank's mean over iters after two untimed
  * calls (which make auto's estimate: the hint reset says the data changed);
- * adds this rank's bytes saved by the timed calls to *saved. */
+ * adds this rank's bytes saved by the timed calls to *saved.  A reduce does
+ * not synchronise: back to back, one call's tail overlaps the next's start,
+ * so each is timed on its own from a barrier. */
 static double timed(const char *name, int reduce, const double *x, double *y, int64_t n,
                     int iters, long long *saved)
 {
     colibri_sparse_hint(MPI_COMM_WORLD, 0);
     call(name, reduce, x, y, n);
     call(name, reduce, x, y, n);
-    MPI_Barrier(MPI_COMM_WORLD);
+    struct timed_call c = {name, reduce, x, y, n};
+    const struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, iters, 0, reduce, 0};
     const long long saved0 = colibri_sparse_bytes_saved(MPI_COMM_WORLD);
-    double elapsed = 0;
-    const double t_first = MPI_Wtime();
-    for (int it = 0; it < iters; it++) {
-        /* A reduce does not synchronise: back to back, one call's tail
-         * overlaps the next's start, so each is timed on its own from a
-         * barrier. */
-        if (reduce && it > 0)
-            MPI_Barrier(MPI_COMM_WORLD);
-        const double t0 = MPI_Wtime();
-        call(name, reduce, x, y, n);
-        if (reduce)
-            elapsed += MPI_Wtime() - t0;
-    }
-    if (!reduce)
-        elapsed = MPI_Wtime() - t_first;
+    const double t = bench_time(&l);
     *saved += colibri_sparse_bytes_saved(MPI_COMM_WORLD) - saved0;
-    double slowest;
-    PMPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return slowest / iters;
+    return t;
+}
+
+static const char USAGE[] =
+    "usage: sparse-bench [-c allreduce|reduce] [-m min_bytes] [-M max_bytes] [-i iters]\n"
+    "                    [-R reps] [-d d1,d2,...] [-o out.csv]\n";
+
+static int own_option(int opt, const char *arg, void *ctx)
+{
+    if (opt != 'd')
+        return -1;
+    snprintf(ctx, 256, "%s", arg);
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -124,28 +141,20 @@ int main(int argc, char **argv)
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    int64_t lo = 8 << 10, hi = 1 << 20;
-    int iters = 3;
     char dens[256] = "1,0.1,0.01,0.001,0.0001";
-    const char *out = NULL;
-    int c, reduce = 0, reps = 1;
-    while ((c = getopt(argc, argv, "c:m:M:i:R:d:o:")) != -1) {
-        switch (c) {
-        case 'c': reduce = strcmp(optarg, "reduce") == 0; break;
-        case 'm': lo = atoll(optarg); break;
-        case 'M': hi = atoll(optarg); break;
-        case 'i': iters = atoi(optarg); break;
-        case 'R': reps = atoi(optarg); break;
-        case 'd': snprintf(dens, sizeof dens, "%s", optarg); break;
-        case 'o': out = optarg; break;
-        default: return 1;
-        }
-    }
-    FILE *f = NULL;
-    if (rank == 0) {
-        f = out ? fopen(out, "w") : stdout;
-        fprintf(f, "coll,p,bytes,density,positions,alg,ran,usec,bytes_saved_per_rank\n");
-    }
+    struct bench_opts o;
+    bench_opts_init(&o, "sparse-bench", USAGE);
+    o.min_bytes = 8 << 10;
+    o.max_bytes = 1 << 20;
+    o.iters = 3;
+    if (bench_parse(argc, argv, "c:m:M:i:R:d:o:h", &o, own_option, dens) < argc)
+        bench_usage_exit(&o, "unexpected argument");
+    if (o.iters < 1 || o.min_bytes < 8)
+        bench_usage_exit(&o, "need -i at least 1 and -m at least 8");
+    const int64_t lo = o.min_bytes, hi = o.max_bytes;
+    const int iters = o.iters, reps = o.reps, reduce = o.coll && strcmp(o.coll, "reduce") == 0;
+    FILE *f = bench_csv_open(o.csv ? o.csv : "-",
+                             "coll,p,bytes,density,positions,alg,ran,usec,bytes_saved_per_rank");
     const colibri_coll coll = reduce ? COLIBRI_REDUCE : COLIBRI_ALLREDUCE;
     double *x = malloc((size_t)hi), *y = malloc((size_t)hi);
     uint64_t ref = 0;
@@ -195,8 +204,7 @@ int main(int argc, char **argv)
             }
         }
     }
-    if (f && out)
-        fclose(f);
+    bench_csv_close(f);
     free(x), free(y);
     MPI_Finalize();
     return 0;

@@ -14,11 +14,9 @@
 # simulation here does not time computation).  bench/sparse_bench.c checks
 # that every algorithm computes the same sum.
 source "$(dirname "$0")/lib.bash"
-exe=build-smpi/tests/smpi_sparse_bench
-if [ ! -x "$exe" ] || [ bench/sparse_bench.c -nt "$exe" ] || [ "$LIB" -nt "$exe" ]; then
-  smpicc -std=c11 -O2 -D_GNU_SOURCE -Iinclude bench/sparse_bench.c -o "$exe" \
-    -Wl,--whole-archive "$LIB" -Wl,--no-whole-archive -lm
-fi
+# The Makefile builds it as an SMPI program (whole-archive link).
+make -s sparse-bench-smpi >/dev/null
+exe=build-smpi/bin/sparse-bench
 csv=$(mktemp)
 trap 'rm -f "$csv"' EXIT
 smpi_run 64 "$exe" -m 1048576 -M 1048576 -d 1,0.01,0.001 -i 1 -o "$csv"

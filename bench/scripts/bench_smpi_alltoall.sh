@@ -9,11 +9,14 @@
 # on platforms/cluster-1024.xml (1 us / 100 Gb/s end to end, non-blocking).
 # Every colibri algorithm of the two collectives, auto, and SMPI's built-ins;
 # alltoallv with uniform and skewed block sizes (skewed: rank 0's blocks are
-# 100x the others').  One CSV per run in docs/data/smpi-alltoall/runs/,
-# merged per layout and collective into
-# docs/data/smpi-alltoall/<layout>-<coll>.csv for scripts/plot_alltoall.py.
+# 100x the others').  One CSV per run in build/bench-runs/alltoall-smpi/
+# (RUNS=), merged per layout and collective into
+# docs/results/alltoall-smpi/alltoall-smpi.csv (OUT= another folder) as run
+# <layout>-<coll> (1024x1-alltoall, 64x16-alltoallv-skewed, ...) for
+# bench/report/plot_alltoall.py; runs.log there lists every run with its
+# command.
 #
-#   scripts/bench_smpi_alltoall.sh          everything not yet run
+#   bench/scripts/bench_smpi_alltoall.sh          everything not yet run
 #   LAYOUTS="1024x1" ...                     one layout
 #   LAYOUTS="256x1 16x16" FLAT=256x1 NODES=16x16 ...   the same at p = 256
 #   ONLY=<regex> ...                         only runs whose name matches
@@ -24,7 +27,7 @@
 #   TIMEOUT=1800 ...                         seconds one run may take
 #   MERGE_ONLY=1 ...                         only rebuild the merged CSVs
 #
-# Model: as scripts/bench_smpi.sh (SMPI's size-dependent factors 1,
+# Model: as bench/scripts/bench_smpi.sh (SMPI's size-dependent factors 1,
 # computation not timed, so one timed call per size is exact and
 # deterministic), plus a per-message send/receive overhead o = OVERHEAD
 # (0.2 us, smpi/os, or, ois), the o of colibri's cost model: without it a
@@ -51,15 +54,15 @@
 # them).  Built-ins that failed or ran out of time are listed in runs.log
 # and in docs/benchmarks-alltoall.md.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 LAYOUTS=${LAYOUTS:-"1024x1 64x16"}
 # The flat and the node layout of the issue's runs (FLAT=256x1 NODES=16x16
 # for p = 256, where even linear simulates in about a minute per size).
 FLAT=${FLAT:-1024x1}
 NODES=${NODES:-64x16}
-OUT=${OUT:-docs/data/smpi-alltoall}
-RUNS=$OUT/runs
+OUT=${OUT:-docs/results/alltoall-smpi}
+RUNS=${RUNS:-build/bench-runs/alltoall-smpi}
 SIZES=${SIZES:-"-m 8 -M 8"}
 A2A_BUILTINS=${A2A_BUILTINS:-"default bruck pair ring rdb basic_linear ompi mpich mvapich2 impi"}
 A2AV_BUILTINS=${A2AV_BUILTINS:-"default bruck pair ring ompi_basic_linear ompi mpich mvapich2 impi"}
@@ -73,7 +76,8 @@ PLATFORM=platforms/cluster-1024.xml
 
 make -j2 MPI=smpi "$BENCH" build-smpi/bin/colibri-info >/dev/null ||
   { echo "building $BENCH failed"; exit 1; }
-mkdir -p "$RUNS"
+source bench/scripts/common.sh
+mkdir -p "$RUNS" "$OUT"
 LOG=$OUT/runs.log
 
 hostfile_for() { # layout -> hostfile
@@ -101,11 +105,12 @@ run() {
     start=$SECONDS
     hosts=$(hostfile_for "$layout")
     np=$((${layout%x*} * ${layout#*x}))
-    nice timeout "$TIMEOUT" smpirun -np "$np" -platform "$PLATFORM" -hostfile "$hosts" \
-      --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
-      --cfg=smpi/os:0:"$OVERHEAD":0 --cfg=smpi/or:0:"$OVERHEAD":0 --cfg=smpi/ois:0:"$OVERHEAD":0 \
-      --log=root.thres:warning "${cfg[@]}" \
-      "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@" >"$out" 2>&1
+    cmd=(smpirun -np "$np" -platform "$PLATFORM" -hostfile "$hosts"
+      --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+      --cfg=smpi/os:0:"$OVERHEAD":0 --cfg=smpi/or:0:"$OVERHEAD":0 --cfg=smpi/ois:0:"$OVERHEAD":0
+      --log=root.thres:warning "${cfg[@]}"
+      "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@")
+    nice timeout "$TIMEOUT" "${cmd[@]}" >"$out" 2>&1
     rc=$?
     # smpirun exits 0 even after MPI_Abort: look for the benchmark's own verdict.
     if grep -q "WRONG RESULT" "$out" || [ $rc -ne 0 ] || [ ! -s "$csv.part" ] ||
@@ -120,13 +125,12 @@ run() {
       fi
       echo "$why: $layout $name (rc $rc): see $out"
       grep -m3 "WRONG RESULT\|colibri-bench:\|CRITICAL" "$out"
-      printf '%s %-7s %-40s %s rc %d after %ds  %s\n' "$(date +%FT%T)" "$layout" "$name" \
-        "$why" $rc $((SECONDS - start)) "${cfg[*]} $*" >>"$LOG"
+      runs_log "$(printf '%-7s %-40s %s rc %d after %ds' "$layout" "$name" "$why" $rc \
+        $((SECONDS - start)))  ${cmd[*]}"
       exit 1
     fi
     mv "$csv.part" "$csv"
-    printf '%s %-7s %-40s %5ds  %s\n' "$(date +%FT%T)" "$layout" "$name" \
-      $((SECONDS - start)) "${cfg[*]} $*" >>"$LOG"
+    runs_log "$(printf '%-7s %-40s %5ds' "$layout" "$name" $((SECONDS - start)))  ${cmd[*]}"
     echo "$layout $name: $((SECONDS - start)) s"
   ) &
 }
@@ -138,20 +142,25 @@ colibri_algs() {
     awk -v c="$1" '$1 == c {printf "%s%s", sep, $2; sep = ","}'
 }
 
-# One merged CSV per layout and collective ("alltoallv:skewed" ->
-# <layout>-alltoallv-skewed.csv), in plot_bench.py's format.
+# One run per layout and collective ("alltoallv:skewed" ->
+# <layout>-alltoallv-skewed) in the study's CSV, in plot_bench.py's format.
 merge() {
   local layout=$1 f coll
   for coll in alltoall $(for d in $DISTS; do echo "alltoallv:$d"; done); do
-    local merged=$OUT/$layout-${coll/:/-}.csv
+    local run=$layout-${coll/:/-} piece
+    piece=$(mktemp)
     {
       echo "coll,alg,p,bytes,usec,bound_usec,ran"
       # Newest run first: where two runs cover a size, the later one counts.
       for f in $(ls -t "$RUNS/$layout"-*.csv 2>/dev/null); do
         tail -n +2 "$f"
       done | awk -F, -v c="$coll" '$1 == c && !seen[$2 "," $4]++'
-    } >"$merged"
-    [ "$(wc -l <"$merged")" -gt 1 ] && echo "wrote $merged" || rm -f "$merged"
+    } >"$piece"
+    if [ "$(wc -l <"$piece")" -gt 1 ]; then
+      merge_run "$OUT/alltoall-smpi.csv" "$run" "$piece"
+      echo "wrote run $run into $OUT/alltoall-smpi.csv"
+    fi
+    rm -f "$piece"
   done
 }
 

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Turns colibri-bench CSVs into markdown tables and PNG plots.
 
-    scripts/plot_bench.py [--update docs/benchmarks.md] [--plots docs/plots]
-                          [CSV ...]        (default: docs/data/*.csv)
+    bench/report/plot_bench.py [--update docs/benchmarks.md] [--plots DIR]
+                               [CSV ...]
+    (default: the CSVs of docs/results/allreduce-smpi/ and allreduce-real/)
 
-One table set and one figure per CSV file (a file is one machine or simulated
-platform at one process count, as scripts/bench_smpi.sh and bench_real.sh
-write them).  With --update, the tables replace what lies between the
+One table set and one figure per run (one machine or simulated platform at
+one process count: a value of the "run" column of the merged CSVs that
+bench/scripts/bench_smpi.sh and bench_real.sh write, or a whole CSV without
+that column).  Figures go to DIR, by default beside the CSV they come from
+(docs/results/<study>/<run>.png).  With --update, the tables replace what lies between the
 "<!-- tables:begin -->" and "<!-- tables:end -->" lines of that file;
 otherwise they go to stdout.  Plots need matplotlib (Debian:
 python3-matplotlib, which scripts/install-deps.sh installs); without it the
@@ -18,13 +21,14 @@ same with its cost model given the platform's alpha, beta, gamma; every other
 name is a colibri algorithm forced by name.
 """
 import argparse
-import csv
-import glob
-import math
 import os
 import re
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import fmt, human_bytes, table  # noqa: E402  (bench/report/common.py)
+import common  # noqa: E402
 
 BASELINE = re.compile(r"^(native|smpi:|selector:)")
 
@@ -37,37 +41,27 @@ def is_auto(alg):
     return alg.startswith("auto")
 
 
-def human_bytes(n):
-    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= scale and n % scale == 0:
-            return f"{n // scale} {unit}"
-    return f"{n} B"
-
-
-def fmt(t):
-    if t is None:
-        return "–"
-    return f"{t:.1f}" if t >= 10 else f"{t:.2f}"
-
-
 class Data:
-    def __init__(self, path):
+    """One run: name (the "run" column, or the file's name), the CSV it
+    comes from and its rows."""
+
+    def __init__(self, name, path, rows):
         self.path = path
-        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.name = name
         self.t = defaultdict(dict)      # alg -> bytes -> usec
         self.ran = defaultdict(dict)    # alg -> bytes -> algorithm that ran
         self.bound = {}                 # bytes -> usec
         self.p = None
         self.coll = None
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                b = int(row["bytes"])
-                self.p = int(row["p"])
-                self.coll = row["coll"]
-                self.t[row["alg"]][b] = float(row["usec"])
-                self.ran[row["alg"]][b] = row.get("ran") or row["alg"]
-                if row.get("bound_usec"):
-                    self.bound[b] = float(row["bound_usec"])
+        self.plot_path = None           # its figure, once drawn
+        for row in rows:
+            b = int(row["bytes"])
+            self.p = int(row["p"])
+            self.coll = row["coll"]
+            self.t[row["alg"]][b] = float(row["usec"])
+            self.ran[row["alg"]][b] = row.get("ran") or row["alg"]
+            if row.get("bound_usec"):
+                self.bound[b] = float(row["bound_usec"])
         self.sizes = sorted({b for d in self.t.values() for b in d})
         algs = list(self.t)
         self.autos = sorted((a for a in algs if is_auto(a)), key=lambda a: (a != "auto", a))
@@ -92,13 +86,6 @@ class Data:
 
 def ratio(a, b):
     return f"{a / b:.2f}" if a is not None and b else "–"
-
-
-def table(header, rows):
-    out = ["| " + " | ".join(header) + " |",
-           "|" + "|".join("---:" if i else "---" for i in range(len(header))) + "|"]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(out)
 
 
 def summary_table(d):
@@ -160,14 +147,20 @@ def auto_losses(d):
     return out
 
 
-def markdown(datas, plots_rel):
+def source(d):
+    """Where a run's numbers are: its CSV, and its run there."""
+    return f"`{d.path}`" + (f" (run `{d.name}`)" if os.path.basename(d.path) != d.name + ".csv"
+                            else "")
+
+
+def markdown(datas, update):
     parts = []
     for d in datas:
         parts.append(f"### {d.title()}\n")
-        parts.append(f"Source: `docs/data/{os.path.basename(d.path)}`. Times in µs per call; "
+        parts.append(f"Source: {source(d)}. Times in µs per call; "
                      "bold = fastest in its row; – = not run.\n")
-        if plots_rel:
-            parts.append(f"![{d.name}]({plots_rel}/{d.name}.png)\n")
+        if d.plot_path:
+            parts.append(f"![{d.name}]({common.relative(d.plot_path, update)})\n")
         parts.append("Summary:\n\n" + summary_table(d) + "\n")
         losses = auto_losses(d)
         if losses:
@@ -266,44 +259,27 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("csv", nargs="*")
     ap.add_argument("--update", help="markdown file whose tables section to replace")
-    ap.add_argument("--plots", default="docs/plots", help="directory for the PNG files")
+    ap.add_argument("--plots", help="directory for the PNG files (default: beside each CSV)")
     args = ap.parse_args()
-    paths = args.csv or sorted(glob.glob("docs/data/*.csv"))
+    paths = args.csv or common.study_csvs("allreduce-smpi", "allreduce-real")
     if not paths:
         sys.exit("no CSV files")
-    datas = sorted((Data(p) for p in paths), key=sort_key)
+    datas = sorted((Data(*r) for r in common.runs(paths)), key=sort_key)
     datas = [d for d in datas if d.sizes]
 
-    plots_rel = None
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is missing (apt install python3-matplotlib or pip install "
-              "matplotlib): writing tables only", file=sys.stderr)
-        plt = None
+    plt = common.pyplot()
     if plt:
-        os.makedirs(args.plots, exist_ok=True)
         for d in datas:
-            plot(d, os.path.join(args.plots, d.name + ".png"), plt)
-        plot_ratios(datas, os.path.join(args.plots, "smpi-ratio-to-bound.png"), plt)
-        base = os.path.dirname(os.path.abspath(args.update)) if args.update else os.getcwd()
-        plots_rel = os.path.relpath(os.path.abspath(args.plots), base)
+            d.plot_path = os.path.join(args.plots or os.path.dirname(d.path), d.name + ".png")
+            os.makedirs(os.path.dirname(d.plot_path) or ".", exist_ok=True)
+            plot(d, d.plot_path, plt)
+        smpi = [d for d in datas if d.bound]
+        if smpi:
+            plot_ratios(datas, os.path.join(args.plots or os.path.dirname(smpi[0].path),
+                                            "smpi-ratio-to-bound.png"), plt)
 
-    md = markdown(datas, plots_rel)
-    if not args.update:
-        print(md)
-        return
-    with open(args.update) as f:
-        text = f.read()
-    begin, end = "<!-- tables:begin -->", "<!-- tables:end -->"
-    if begin not in text or end not in text:
-        sys.exit(f"{args.update} has no '{begin}' ... '{end}' section")
-    head, rest = text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    with open(args.update, "w") as f:
-        f.write(head + begin + "\n\n" + md + "\n" + end + tail)
+    md = markdown(datas, args.update)
+    common.write_tables(md, args.update)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Allreduce under SimGrid SMPI on the modelled clusters of platforms/: every
-# colibri algorithm, auto, and SMPI's own built-ins, written as CSV into
-# docs/data/smpi/ (one file per run, merged into docs/data/smpi-p<P>.csv).
+# colibri algorithm, auto, and SMPI's own built-ins.  One CSV per run in
+# build/bench-runs/allreduce-smpi/ (RUNS=), merged per process count into
+# docs/results/allreduce-smpi/allreduce-smpi.csv (OUT= another folder) as
+# run smpi-p<P>; runs.log there lists every run with its command.
 #
-#   scripts/bench_smpi.sh            the full sweep (see docs/benchmarks.md)
-#   PS="64" scripts/bench_smpi.sh    only some process counts
+#   bench/scripts/bench_smpi.sh            the full sweep (see docs/benchmarks.md)
+#   PS="64" bench/scripts/bench_smpi.sh    only some process counts
 #   FORCE=1 ...                      redo runs whose CSV already exists
 #   ONLY=smpi- ...                   only runs whose name matches this regex
 #   TIMEOUT=900 ...                  seconds one run may take (default 900)
@@ -23,10 +25,11 @@
 # SMPI built-ins left out: rab1 and rab2 (never finish), smp_rsag* (wrong
 # results on short vectors), automatic (benchmarks the others itself).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 PS=${PS:-"1024 1000 64"}
-OUT=${OUT:-docs/data/smpi}
+OUT=${OUT:-docs/results/allreduce-smpi}
+RUNS=${RUNS:-build/bench-runs/allreduce-smpi}
 SLOW_ALGS=${SLOW_ALGS:-"ring"}
 BUILTINS=${BUILTINS:-"default rdb rab_rdb rab redbcast ompi mpich mvapich2 mvapich2_rs impi smp_binomial smp_rdb"}
 SLOW_BUILTINS=${SLOW_BUILTINS:-"lr ompi_ring_segmented"}
@@ -36,8 +39,8 @@ MODEL=1e-6,8e-11,0
 BENCH=build-smpi/bin/colibri-bench
 
 make -j2 MPI=smpi "$BENCH" >/dev/null || { echo "building $BENCH failed"; exit 1; }
-mkdir -p "$OUT"
-LOG=$OUT/runs.log
+source bench/scripts/common.sh
+mkdir -p "$OUT" "$RUNS"
 failures=0
 
 platform_for() { # p -> platform file, hostfile (p <= 1024)
@@ -52,16 +55,18 @@ run() {
   local cfg=()
   while [ "$1" != "--" ]; do cfg+=("$1"); shift; done
   shift
-  local csv=$OUT/p$p-$name.csv out=$OUT/p$p-$name.txt
+  local csv=$RUNS/p$p-$name.csv out=$RUNS/p$p-$name.txt
   if [ -n "${ONLY:-}" ] && ! [[ "$name" =~ $ONLY ]]; then return; fi
   if [ -s "$csv" ] && [ -z "${FORCE:-}" ]; then return; fi
   read -r plat hosts <<<"$(platform_for "$p")"
   local start=$SECONDS
-  timeout "$TIMEOUT" smpirun -np "$p" -platform "$plat" -hostfile "$hosts" \
-    --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
-    --log=root.thres:warning "${cfg[@]}" \
-    "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@" >"$out" 2>&1
+  local cmd=(smpirun -np "$p" -platform "$plat" -hostfile "$hosts"
+    --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+    --log=root.thres:warning "${cfg[@]}"
+    "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@")
+  timeout "$TIMEOUT" "${cmd[@]}" >"$out" 2>&1
   local rc=$?
+  local env=; [ -n "${COLIBRI_COST_MODEL:-}" ] && env="COLIBRI_COST_MODEL=$COLIBRI_COST_MODEL "
   # smpirun exits 0 even after MPI_Abort: look for the benchmark's own verdict.
   if grep -q "WRONG RESULT" "$out" || [ $rc -ne 0 ] || [ ! -s "$csv.part" ]; then
     echo "FAILED: p=$p $name (rc $rc): see $out"; grep -m3 "WRONG RESULT\|colibri-bench:\|CRITICAL" "$out"
@@ -72,12 +77,12 @@ run() {
       why="PARTIAL, up to $(tail -1 "$csv.part" | cut -d, -f4) bytes,"
       mv "$csv.part" "$csv"
     fi
-    printf '%s p=%d %-28s %s rc %d after %ds\n' "$(date +%FT%T)" "$p" "$name" "$why" $rc \
-      $((SECONDS - start)) >>"$LOG"
+    runs_log "$(printf 'p=%d %-28s %s rc %d after %ds' "$p" "$name" "$why" $rc \
+      $((SECONDS - start)))  $env${cmd[*]}"
     return
   fi
   mv "$csv.part" "$csv"
-  printf '%s p=%d %-28s %4ds  %s\n' "$(date +%FT%T)" "$p" "$name" $((SECONDS - start)) "$*" >>"$LOG"
+  runs_log "$(printf 'p=%d %-28s %4ds' "$p" "$name" $((SECONDS - start)))  $env${cmd[*]}"
   echo "p=$p $name: $((SECONDS - start)) s"
 }
 
@@ -113,19 +118,21 @@ for p in $PS; do
       run "$p" "selector-$s" --cfg=smpi/coll-selector:"$s" -- -a native -N "selector:$s" "${range[@]}"
     done
   fi
-  # One file per process count for the plots and tables.
-  merged=$(dirname "$OUT")/smpi-p$p.csv
+  # One run per process count in the study's CSV, for the plots and tables.
+  piece=$RUNS/smpi-p$p.csv
   {
     echo "coll,alg,p,bytes,usec,bound_usec,ran"
-    for f in "$OUT"/p"$p"-*.csv; do
+    for f in "$RUNS"/p"$p"-*.csv; do
+      [ -e "$f" ] || continue
       if [[ "$f" == *auto-platform-model.csv ]]; then
         tail -n +2 "$f" | sed 's/^allreduce,auto,/allreduce,auto[platform model],/'
       else
         tail -n +2 "$f"
       fi
     done
-  } >"$merged"
-  echo "wrote $merged"
+  } >"$piece"
+  merge_run "$OUT/allreduce-smpi.csv" "smpi-p$p" "$piece"
+  echo "wrote run smpi-p$p into $OUT/allreduce-smpi.csv"
 done
 echo "$failures failed runs"
 [ $failures -eq 0 ]

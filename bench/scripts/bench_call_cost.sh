@@ -6,15 +6,24 @@
 #    software path alone;
 #  - microseconds per call on 1 and 2 ranks (call-cost-bench, fastest of
 #    -R repetitions).
-# Output: docs/data/nonblocking/call-cost.txt (and on stdout).
+# Arguments go to call-cost-bench.  Output: the report on stdout (also in
+# build/bench-runs/nonblocking/call-cost.txt, RUNS=), and its numbers in
+# docs/results/nonblocking/call-cost.csv (OUT= another folder), run
+# call-cost: impl,metric,ranks,bytes,blocking,nonblocking,ratio, metric
+# "instructions" (per call, callgrind) or "us" (microseconds per call);
+# runs.log there says what ran.  CALLS=1000 counts fewer calls.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-docs/results/nonblocking}
+RUNS=${RUNS:-build/bench-runs/nonblocking}
+source bench/scripts/common.sh
 make -s build/lib/libcolibri.so build/bin/call-cost-bench
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_op=^avx
 lib=$PWD/build/lib/libcolibri.so bin=build/bin/call-cost-bench
-out=docs/data/nonblocking/call-cost.txt
-mkdir -p "$(dirname "$out")"
-calls=10000
+mkdir -p "$OUT" "$RUNS"
+out=$RUNS/call-cost.txt piece=$RUNS/call-cost.csv
+echo "impl,metric,ranks,bytes,blocking,nonblocking,ratio" >"$piece"
+calls=${CALLS:-10000}
 instructions() { # native|colibri blocking|nonblocking
   local p=P env=(env)
   [ "$1" = colibri ] && p= env=(env LD_PRELOAD="$lib")
@@ -31,12 +40,20 @@ instructions() { # native|colibri blocking|nonblocking
   if command -v valgrind >/dev/null; then
     echo "# instructions per call, 1 rank, 8 bytes (callgrind)"
     for impl in native colibri; do
-      echo "$impl blocking=$(instructions $impl blocking) nonblocking=$(instructions $impl nonblocking)"
+      b=$(instructions $impl blocking) nb=$(instructions $impl nonblocking)
+      echo "$impl blocking=$b nonblocking=$nb"
+      echo "$impl,instructions,1,8,$b,$nb,$(awk -v a="$b" -v b="$nb" 'BEGIN { printf "%.3f", b / a }')" >>"$piece"
     done
   fi
   echo "# microseconds per call, 8 bytes (fastest repetition; arguments: ${*:-none})"
   for np in 1 2; do
-    echo "native  $(mpirun -n $np $bin "$@")"
-    echo "colibri $(LD_PRELOAD=$lib mpirun -n $np $bin "$@")"
+    for impl in native colibri; do
+      env=(env); [ $impl = colibri ] && env=(env LD_PRELOAD="$lib")
+      printf '%-7s %s\n' $impl "$("${env[@]}" mpirun -n $np $bin -o "$RUNS/one.csv" "$@")"
+      tail -n +2 "$RUNS/one.csv" | sed "s/^/$impl,us,/" >>"$piece"
+    done
   done
 } | tee "$out"
+rm -f "$RUNS/one.csv"
+merge_run "$OUT/call-cost.csv" call-cost "$piece"
+runs_log "call-cost: bench/scripts/bench_call_cost.sh $* (mpirun -n 1|2 [LD_PRELOAD=libcolibri.so] $bin $*; callgrind: -i $((calls / 10)) -R 10)"

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Turns the alltoall(v) SMPI CSVs into docs/benchmarks-alltoall.md tables
+"""Turns the alltoall(v) SMPI CSVs into docs/results/alltoall-smpi/README.md tables
 and PNG plots.
 
-    scripts/plot_alltoall.py [--update docs/benchmarks-alltoall.md]
-                             [--plots docs/plots] [--data docs/data/smpi-alltoall]
+    bench/report/plot_alltoall.py [--update docs/results/alltoall-smpi/README.md]
+                             [--plots DIR] [--data docs/results/alltoall-smpi]
 
-Reads the merged files scripts/bench_smpi_alltoall.sh writes,
-<layout>-<coll>.csv (1024x1-alltoall.csv, 64x16-alltoallv-skewed.csv, ...),
-and its runs.log for the runs that failed or ran out of time.  Tables and
-plots per file come from scripts/plot_bench.py (same CSV format, same
-columns); this adds what the alltoall issue asks about: the ratio of auto to
+Reads the CSVs of --data: the merged file bench/scripts/bench_smpi_alltoall.sh
+writes there (alltoall-smpi.csv, one run per layout and collective:
+1024x1-alltoall, 64x16-alltoallv-skewed, ...; or one such CSV per run), and
+its runs.log for the runs that failed or ran out of time.  Plots go to DIR,
+by default --data.  Tables and plots per run come from plot_bench.py (same
+CSV format, same columns); this adds what the alltoall issue asks about: the ratio of auto to
 the best SMPI built-in per size, SLOAV against linear at 8 B (the bar:
 <= 0.136) and SLOAVx against SLOAV with 16 ranks per host.  With --update the
 tables replace what lies between "<!-- tables:begin -->" and
@@ -22,7 +23,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402  (bench/report/common.py)
 import plot_bench as pb  # noqa: E402  (a sibling script, not a package)
+from common import fmt, human_bytes, table  # noqa: E402
 
 SLOAV_BAR = 0.136
 
@@ -37,8 +40,8 @@ def layout_words(layout):
 
 
 class Data(pb.Data):
-    def __init__(self, path):
-        super().__init__(path)
+    def __init__(self, name, path, rows):
+        super().__init__(name, path, rows)
         m = re.match(r"(\d+x\d+)-(.*)$", self.name)
         self.layout = m.group(1) if m else "?"
 
@@ -63,15 +66,15 @@ def issue_table(datas):
     for d, b in ((d, b) for d in datas if d.coll.startswith("alltoallv") for b in d.sizes):
         t = {a: d.t[a].get(b) for a in ("linear", "sloav", "sloavx", "auto")}
         tb, ab = d.best(d.baselines, b)
-        rows.append([d.layout, d.coll.split(":", 1)[-1], pb.human_bytes(b),
-                     pb.fmt(t["linear"]), pb.fmt(t["sloav"]), pb.fmt(t["sloavx"]),
+        rows.append([d.layout, d.coll.split(":", 1)[-1], human_bytes(b),
+                     fmt(t["linear"]), fmt(t["sloav"]), fmt(t["sloavx"]),
                      ratio_cell(t["sloav"], t["linear"], SLOAV_BAR),
                      ratio_cell(t["sloavx"], t["sloav"]),
-                     f"{pb.fmt(t['auto'])} ({d.ran['auto'].get(b, '–')})"
+                     f"{fmt(t['auto'])} ({d.ran['auto'].get(b, '–')})"
                      if t["auto"] is not None else "–",
-                     f"{pb.fmt(tb)} ({ab})" if ab else "–",
+                     f"{fmt(tb)} ({ab})" if ab else "–",
                      ratio_cell(t["auto"], tb)])
-    return pb.table(["layout", "sizes", "block", "linear µs", "sloav µs", "sloavx µs",
+    return table(["layout", "sizes", "block", "linear µs", "sloav µs", "sloavx µs",
                      "sloav / linear", "sloavx / sloav", "auto µs (picks)",
                      "best built-in µs", "auto / best built-in"], rows)
 
@@ -82,12 +85,12 @@ def auto_table(d):
         ta = d.t["auto"].get(b) if "auto" in d.t else None
         tc, ac = d.best(d.colibri, b)
         tb, ab = d.best(d.baselines, b)
-        rows.append([pb.human_bytes(b),
-                     f"{pb.fmt(ta)} ({d.ran['auto'].get(b, '–')})" if ta is not None else "–",
-                     f"{pb.fmt(tc)} ({ac})" if ac else "–",
-                     f"{pb.fmt(tb)} ({ab})" if ab else "–",
-                     pb.fmt(d.bound.get(b)), ratio_cell(ta, tb), ratio_cell(ta, d.bound.get(b))])
-    return pb.table(["block", "auto µs (picks)", "best colibri µs", "best built-in µs",
+        rows.append([human_bytes(b),
+                     f"{fmt(ta)} ({d.ran['auto'].get(b, '–')})" if ta is not None else "–",
+                     f"{fmt(tc)} ({ac})" if ac else "–",
+                     f"{fmt(tb)} ({ab})" if ab else "–",
+                     fmt(d.bound.get(b)), ratio_cell(ta, tb), ratio_cell(ta, d.bound.get(b))])
+    return table(["block", "auto µs (picks)", "best colibri µs", "best built-in µs",
                      "bound µs", "auto / best built-in", "auto / bound"], rows)
 
 
@@ -113,7 +116,7 @@ def bar_plot(d, path, plt):
     if b in d.bound:
         ax.axvline(d.bound[b], color="grey", linestyle=":", label="α-β bound")
         ax.legend(fontsize=8)
-    ax.set_xlabel(f"time per call at {pb.human_bytes(b)} blocks (µs); blue colibri, "
+    ax.set_xlabel(f"time per call at {human_bytes(b)} blocks (µs); blue colibri, "
                   "orange SMPI built-in, black auto")
     ax.set_title(d.title(), fontsize=9)
     ax.grid(True, axis="x", alpha=0.3)
@@ -122,7 +125,7 @@ def bar_plot(d, path, plt):
     plt.close(fig)
 
 
-def markdown(datas, plots_rel, log):
+def markdown(datas, update, log):
     parts = ["### The issue's bar\n",
              "SLOAV against linear alltoallv (bar: ≤ 0.136 at 8 B on 1024 ranks), SLOAVx "
              "against SLOAV (bar: below 1 with 16 ranks per host), and auto against the best "
@@ -130,10 +133,10 @@ def markdown(datas, plots_rel, log):
              issue_table(datas) + "\n"]
     for d in datas:
         parts.append(f"### {d.title()}\n")
-        parts.append(f"Source: `{d.path}`. Times in µs per call; bold = fastest in its row; "
-                     "– = not run (or not finished).\n")
-        if plots_rel:
-            parts.append(f"![{d.name}]({plots_rel}/alltoall-{d.name}.png)\n")
+        parts.append(f"Source: {pb.source(d)}. Times in µs per call; bold = fastest in its "
+                     "row; – = not run (or not finished).\n")
+        if d.plot_path:
+            parts.append(f"![{d.name}]({common.relative(d.plot_path, update)})\n")
         parts.append("auto against the best colibri algorithm and the best built-in:\n\n" +
                      auto_table(d) + "\n")
         parts.append("Every algorithm (colibri forced by name, auto, SMPI built-ins):\n\n" +
@@ -147,48 +150,29 @@ def markdown(datas, plots_rel, log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--update", help="markdown file whose tables section to replace")
-    ap.add_argument("--plots", default="docs/plots")
-    ap.add_argument("--data", default="docs/data/smpi-alltoall")
+    ap.add_argument("--plots", help="directory for the PNG files (default: --data)")
+    ap.add_argument("--data", default=os.path.join(common.RESULTS, "alltoall-smpi"))
     args = ap.parse_args()
-    paths = sorted(glob.glob(os.path.join(args.data, "*x*-alltoall*.csv")))
-    datas = [d for d in (Data(p) for p in paths) if d.sizes]
+    paths = sorted(glob.glob(os.path.join(args.data, "*.csv")))
+    datas = [d for d in (Data(*r) for r in common.runs(paths)) if d.sizes]
     if not datas:
-        sys.exit(f"no merged CSVs in {args.data} (run scripts/bench_smpi_alltoall.sh)")
+        sys.exit(f"no CSVs in {args.data} (run bench/scripts/bench_smpi_alltoall.sh)")
     # alltoallv before alltoall, uniform before skewed, larger p first, one
     # rank per host before several.
     datas.sort(key=lambda d: (not d.coll.startswith("alltoallv"), d.coll != "alltoallv:uniform",
                               d.coll, -d.p, not d.layout.endswith("x1")))
-    plots_rel = None
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is missing: writing tables only", file=sys.stderr)
-        plt = None
+    plt = common.pyplot()
     if plt:
-        os.makedirs(args.plots, exist_ok=True)
+        plots = args.plots or args.data
+        os.makedirs(plots, exist_ok=True)
         for d in datas:
-            out = os.path.join(args.plots, f"alltoall-{d.name}.png")
+            d.plot_path = os.path.join(plots, f"alltoall-{d.name}.png")
             if len(d.sizes) >= 3:
-                pb.plot(d, out, plt)
+                pb.plot(d, d.plot_path, plt)
             else:
-                bar_plot(d, out, plt)
-        base = os.path.dirname(os.path.abspath(args.update)) if args.update else os.getcwd()
-        plots_rel = os.path.relpath(os.path.abspath(args.plots), base)
-    md = markdown(datas, plots_rel, os.path.join(args.data, "runs.log"))
-    if not args.update:
-        print(md)
-        return
-    with open(args.update) as f:
-        text = f.read()
-    begin, end = "<!-- tables:begin -->", "<!-- tables:end -->"
-    if begin not in text or end not in text:
-        sys.exit(f"{args.update} has no '{begin}' ... '{end}' section")
-    head, rest = text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    with open(args.update, "w") as f:
-        f.write(head + begin + "\n\n" + md + "\n" + end + tail)
+                bar_plot(d, d.plot_path, plt)
+    md = markdown(datas, args.update, os.path.join(args.data, "runs.log"))
+    common.write_tables(md, args.update)
 
 
 if __name__ == "__main__":

@@ -1,41 +1,40 @@
 #!/usr/bin/env python3
-"""Markdown tables of the sparse allreduce or reduce sweep (scripts/bench_sparse.sh).
+"""Markdown tables of the sparse allreduce or reduce sweep (bench/scripts/bench_sparse.sh).
 
-    scripts/sparse_tables.py [--update docs/sparse.md] [--plot DIR] CSV...
+    bench/report/sparse_tables.py [--update docs/results/sparse/README.md] [--plot [DIR]] [CSV...]
+    (default: the CSVs of docs/results/sparse/)
 
-Per CSV and position pattern (random, clustered): one row per vector size
+Per run (a value of the "run" column of docs/results/sparse/sparse.csv,
+which bench/scripts/bench_sparse.sh writes, or a whole CSV without that
+column) and position pattern (random, clustered): one row per vector size
 with colibri's dense algorithm and its time, then for every density the
 speed-up of the two forced sparse algorithms and of auto over dense
 ("recursive doubling (binomial for reduce) / Rabenseifner / auto"), and the native allreduce at d = 100%.  With --update
-the tables of each CSV replace what lies between
+the tables of each run replace what lies between
 "<!-- sparse-tables:NAME:begin -->" and "<!-- sparse-tables:NAME:end -->",
-NAME the CSV's file name without ".csv"; otherwise they go to stdout.
-With --plot, DIR/sparse-NAME.png shows, per position pattern, the
+NAME the run (a CSV's file name without ".csv"); otherwise they go to stdout.
+With --plot, DIR/sparse-NAME.png (DIR by default the CSV's folder) shows, per position pattern, the
 speed-up over dense against the vector size for each density below 100%:
 auto as a solid line, the faster forced sparse algorithm dotted.
 """
 import argparse
 import collections
-import csv
 import os
 import sys
 
-
-def human(b):
-    for unit, f in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= f and b % f == 0:
-            return f"{b // f} {unit}"
-    return f"{b} B"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402  (bench/report/common.py)
+from common import human_bytes as human  # noqa: E402
 
 
 def pct(d):
     return f"{float(d) * 100:g}%"
 
 
-def tables(path):
+def tables(rows):
     t = collections.defaultdict(dict)   # (positions, bytes, density) -> alg -> (usec, ran)
     coll = "allreduce"
-    for r in csv.DictReader(open(path)):
+    for r in rows:
         t[(r["positions"], int(r["bytes"]), r["density"])][r["alg"]] = (float(r["usec"]), r["ran"])
         coll = r.get("coll", coll)
     first = "sparse_binomial" if coll == "reduce" else "sparse_recursive_doubling"
@@ -67,12 +66,9 @@ def tables(path):
     return "\n".join(out)
 
 
-def plot(path, outdir):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot(name, rows, outdir, plt):
     t = collections.defaultdict(dict)
-    for r in csv.DictReader(open(path)):
+    for r in rows:
         t[(r["positions"], int(r["bytes"]), r["density"])][r["alg"]] = float(r["usec"])
     pats = sorted({k[0] for k in t}, key=lambda x: x != "random")
     fig, axes = plt.subplots(1, len(pats), figsize=(6 * len(pats), 4.2), sharey=True, squeeze=False)
@@ -94,7 +90,6 @@ def plot(path, outdir):
         ax.grid(True, which="both", alpha=0.3)
     axes[0][0].set_ylabel("speed-up over colibri dense")
     axes[0][-1].legend(fontsize=7, ncol=2)
-    name = os.path.basename(path)[:-4]
     fig.suptitle(f"sparse {'reduce' if name.startswith('reduce') else 'allreduce'}, {name}")
     fig.tight_layout()
     out = os.path.join(outdir, f"sparse-{name}.png")
@@ -105,24 +100,25 @@ def plot(path, outdir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--update")
-    ap.add_argument("--plot")
-    ap.add_argument("csv", nargs="+")
+    ap.add_argument("--plot", nargs="?", const="", metavar="DIR",
+                    help="write plots (to DIR; by default beside each CSV)")
+    ap.add_argument("csv", nargs="*")
     args = ap.parse_args()
-    if args.plot:
-        for path in args.csv:
-            print("wrote", plot(path, args.plot))
+    runs = common.runs(args.csv or common.study_csvs("sparse"))
+    if not runs:
+        sys.exit("no CSV files")
+    if args.plot is not None:
+        plt = common.pyplot()
+        for name, path, rows in runs if plt else []:
+            print("wrote", plot(name, rows, args.plot or os.path.dirname(path), plt))
     text = open(args.update).read() if args.update else None
-    for path in args.csv:
-        md = tables(path)
+    for name, _, rows in runs:
+        md = tables(rows)
         if text is None:
             print(md)
             continue
-        name = os.path.basename(path)[:-4]
-        begin, end = f"<!-- sparse-tables:{name}:begin -->", f"<!-- sparse-tables:{name}:end -->"
-        if begin not in text or end not in text:
-            sys.exit(f"{args.update} has no '{begin}' ... '{end}' section")
-        head, rest = text.split(begin, 1)
-        text = head + begin + "\n\n" + md + "\n" + end + rest.split(end, 1)[1]
+        text = common.replace_section(text, f"<!-- sparse-tables:{name}:begin -->",
+                                      f"<!-- sparse-tables:{name}:end -->", md, args.update)
     if text is not None:
         with open(args.update, "w") as f:
             f.write(text)

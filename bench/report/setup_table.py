@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
-"""Markdown tables of docs/setup.md from bench/setup_smpi.sh or setup-bench
-output lines (key=value ...): per row the times (ms), colibri's share
+"""Markdown tables of docs/setup.md from bench/scripts/setup_smpi.sh's CSV
+(docs/results/setup/setup.csv, the default) or setup-bench output lines
+(key=value ..., in a text file): per row the times (ms), colibri's share
 (time - create - repeat), state and segment bytes, setup calls, and the
 lazy/eager ratios of each collective.
 
-    bench/setup_table.py docs/data/setup-smpi-64.txt
+    bench/report/setup_table.py [FILE.csv|FILE.txt ...]
 """
+import csv
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402  (bench/report/common.py)
+
 rows = []
-for path in sys.argv[1:]:
+for path in sys.argv[1:] or common.study_csvs("setup"):
+    if path.endswith(".csv"):
+        rows += list(csv.DictReader(open(path, newline="")))
+        continue
     for line in open(path):
         if line.startswith("mode="):
             rows.append(dict(kv.split("=", 1) for kv in line.split()))

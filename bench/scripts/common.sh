@@ -1,0 +1,44 @@
+# Sourced by the drivers of bench/scripts/ (not run by itself).  A study's
+# results live in $OUT (docs/results/<study>/ unless OUT= says otherwise):
+# one merged CSV, whose last column "run" tells its runs apart, and
+# runs.log, one line per run: when, what, and the command.  Per-run pieces
+# (partial CSVs, raw output) go to $RUNS (build/bench-runs/<study>/) and are
+# not kept in docs.
+
+# runs_log TEXT...: "<UTC time> TEXT" appended to $OUT/runs.log.
+runs_log() {
+  mkdir -p "$OUT"
+  printf '%s %s\n' "$(date -u +%FT%TZ)" "$*" >>"$OUT/runs.log"
+}
+
+# merge_run MERGED RUN PIECE...: the rows of the PIECE CSVs (header line
+# first) replace those of run RUN in MERGED, with RUN in its "run" column.
+# Columns are matched by name: a column only the merged file has (one
+# derived for older runs) stays empty in the new rows, a new column is added.
+merge_run() {
+  local merged=$1 run=$2; shift 2
+  mkdir -p "$(dirname "$merged")"
+  python3 - "$merged" "$run" "$@" <<'PY'
+import csv, os, sys
+merged, run, pieces = sys.argv[1], sys.argv[2], sys.argv[3:]
+cols, rows = [], []
+if os.path.exists(merged) and os.path.getsize(merged) > 0:
+    with open(merged, newline="") as f:
+        r = csv.DictReader(f)
+        cols = list(r.fieldnames)
+        rows = [x for x in r if x.get("run") != run]
+for p in pieces:
+    with open(p, newline="") as f:
+        r = csv.DictReader(f)
+        cols += [c for c in r.fieldnames if c not in cols]
+        rows += [dict(x, run=run) for x in r]
+if "run" not in cols:
+    cols.append("run")
+tmp = merged + ".tmp"
+with open(tmp, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=cols, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+os.replace(tmp, merged)
+PY
+}
