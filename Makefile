@@ -51,7 +51,16 @@ endif
 LDLIBS := -lm
 
 .PHONY: all sim mpich test check-unit install clean bench sparse-bench-smpi
-all: $(LIBRARY) $(TOOLS) $(UNIT_TESTS) $(MPI_TESTS) $(DROPIN_TESTS)
+# Unit tests use no MPI: tests/run.sh runs them from the default build only.
+# The SMPI suite builds its own programs (tests/smpi/*.sh).
+ifeq ($(MPI),smpi)
+  TESTS :=
+else ifeq ($(MPI),mpich)
+  TESTS := $(MPI_TESTS) $(DROPIN_TESTS)
+else
+  TESTS := $(UNIT_TESTS) $(MPI_TESTS) $(DROPIN_TESTS)
+endif
+all: $(LIBRARY) $(TOOLS) $(TESTS)
 
 sim:
 	$(MAKE) MPI=smpi
@@ -114,11 +123,11 @@ $(BUILD)/bin/call-cost-bench: bench/call_cost_bench.c $(BENCH_DEPS)
 
 # Unit and MPI tests link colibri; drop-in tests deliberately do not (they get
 # it only through LD_PRELOAD).
-$(BUILD)/tests/%: tests/unit/%.c $(LIBRARY)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/lib/*.h) $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/mpi/%.c tests/mpi/harness.h $(LIBRARY)
+$(BUILD)/tests/%: tests/mpi/%.c tests/mpi/harness.h $(wildcard tests/lib/*.h) $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
