@@ -31,16 +31,45 @@ mkdir -p "$LOG"
 passed=0; failed=0; failures=()
 note() { printf '%s\n' "$*"; }
 
+log_of() { echo "$LOG/$(echo "$1" | tr ' /=' '___').log"; }
+
+# report name, exit status, seconds: counts and prints one result.
+report() {
+  local name=$1 rc=$2 secs=$3 log; log=$(log_of "$1")
+  if [ "$rc" -eq 0 ]; then
+    passed=$((passed+1)); note "PASS $name (${secs}s) $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)"
+  else
+    failed=$((failed+1)); failures+=("$name"); note "FAIL $name (${secs}s) — log: $log"; tail -n 15 "$log" | sed 's/^/    /'
+  fi
+}
+
 run_one() { # name, command...
   local name=$1; shift
   [[ -n "$FILTER" && "$name" != *"$FILTER"* ]] && return
-  local log="$LOG/$(echo "$name" | tr ' /=' '___').log"
-  local start=$SECONDS
-  if timeout "${TEST_TIMEOUT:-600}" "$@" >"$log" 2>&1; then
-    passed=$((passed+1)); note "PASS $name ($((SECONDS-start))s) $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)"
-  else
-    failed=$((failed+1)); failures+=("$name"); note "FAIL $name ($((SECONDS-start))s) — log: $log"; tail -n 15 "$log" | sed 's/^/    /'
-  fi
+  local start=$SECONDS rc=0
+  timeout "${TEST_TIMEOUT:-600}" "$@" >"$(log_of "$name")" 2>&1 || rc=$?
+  report "$name" "$rc" $((SECONDS-start))
+}
+
+# Tests that use one core each (the unit tests), $JOBS at a time; results
+# are printed in the order given.  Arguments: name=command pairs as
+# "name" "command" ...
+run_parallel() {
+  local -a names=() cmds=()
+  while [ $# -gt 0 ]; do
+    [[ -z "$FILTER" || "$1" == *"$FILTER"* ]] && { names+=("$1"); cmds+=("$2"); }
+    shift 2
+  done
+  local i
+  for i in "${!names[@]}"; do
+    printf '%s\0%s\0%s\0' "${cmds[$i]}" "$(log_of "${names[$i]}")" "$LOG/rc.$i"
+  done | xargs -0 -n 3 -P "$JOBS" sh -c 's=$(date +%s); rc=0; timeout "${TEST_TIMEOUT:-600}" $0 >"$1" 2>&1 || rc=$?; echo "$rc $(( $(date +%s) - s ))" >"$2"'
+  for i in "${!names[@]}"; do
+    local rc=1 secs=0
+    read -r rc secs <"$LOG/rc.$i" 2>/dev/null
+    rm -f "$LOG/rc.$i"
+    report "${names[$i]}" "$rc" "$secs"
+  done
 }
 
 note "== build"
@@ -48,11 +77,13 @@ make -j"$JOBS" >"$LOG/build-openmpi.log" 2>&1 || { note "Open MPI build failed";
 make -j"$JOBS" MPI=mpich >"$LOG/build-mpich.log" 2>&1 || { note "MPICH build failed"; tail -30 "$LOG/build-mpich.log"; echo "0 passed, 1 failed"; exit 1; }
 make -j"$JOBS" sim >"$LOG/build-smpi.log" 2>&1 || { note "SMPI build failed"; tail -30 "$LOG/build-smpi.log"; echo "0 passed, 1 failed"; exit 1; }
 
-note "== unit tests (no communication)"
+note "== unit tests (no communication; $JOBS at a time)"
+unit=()
 for src in tests/unit/test_*.c; do
   t=$(basename "$src" .c)
-  run_one "unit $t" build/tests/$t
+  unit+=("unit $t" "build/tests/$t")
 done
+run_parallel "${unit[@]}"
 
 note "== generated documentation"
 for s in tests/docs/*.sh; do
