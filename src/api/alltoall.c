@@ -216,9 +216,9 @@ struct exchange_op {
 static int exchange_before(struct coll_op *op)
 {
     struct exchange_op *e = (struct exchange_op *)op;
-    int rc = view_open(&e->rcv, e->size, e->in_place, &e->rv, op->comm);
+    int rc = view_open(&e->rcv, e->size, e->in_place, &e->rv, op->c.cs->comm);
     if (rc == MPI_SUCCESS && !e->in_place)
-        rc = view_open(&e->snd, e->size, true, &e->sv, op->comm);
+        rc = view_open(&e->snd, e->size, true, &e->sv, op->c.cs->comm);
     op->c.sendbuf = e->in_place ? e->rv.base : e->sv.base;
     op->c.recvbuf = e->rv.base;
     return rc;
@@ -228,8 +228,8 @@ static int exchange_before(struct coll_op *op)
 static int exchange_after(struct coll_op *op, int rc)
 {
     struct exchange_op *e = (struct exchange_op *)op;
-    int rc2 = view_close(&e->rcv, e->size, &e->rv, rc == MPI_SUCCESS, op->comm);
-    view_close(&e->snd, e->size, &e->sv, false, op->comm);
+    int rc2 = view_close(&e->rcv, e->size, &e->rv, rc == MPI_SUCCESS, op->c.cs->comm);
+    view_close(&e->snd, e->size, &e->sv, false, op->c.cs->comm);
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
@@ -324,6 +324,8 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     op->after = exchange_after;
     op->destroy = exchange_destroy;
     e->snd = snd, e->rcv = rcv, e->in_place = in_place, e->size = size;
+    op->held_types[0] = rcv.dt;
+    op->held_types[1] = in_place ? MPI_DATATYPE_NULL : snd.dt; /* ignored when in place */
     e->sv = e->rv = (struct view){0};
     if (kind != CALL_BLOCKING && a->coll == COLIBRI_ALLTOALLV && keep_arrays(e) != MPI_SUCCESS) {
         exchange_destroy(op);

@@ -224,6 +224,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     op->kind = kind;
     op->fname = fname;
     op->comm = a->comm;
+    op->held_op = a->op;
+    op->held_types[0] = a->dt;
     op->destroy = reduction_destroy;
     struct coll_call *c = &op->c;
     c->coll = a->coll;

@@ -397,6 +397,28 @@ FORTRAN_ALIASES(testsome, TESTSOME, SOME_PARAMS)
 F08_TEST_ALIAS(testsome, SOME_PARAMS)
 
 /* Through MPI_Finalize, which prints COLIBRI_STATS. */
+/* Handle frees: a handle a colibri operation still uses is freed when it
+ * ends (mpi_c.c, handles.h); Open MPI's bindings would call PMPI_*_free. */
+void mpi_op_free_(MPI_Fint *op, MPI_Fint *ierror)
+{
+    MPI_Op c = MPI_Op_f2c(*op);
+    int rc = MPI_Op_free(&c);
+    if (rc == MPI_SUCCESS)
+        *op = MPI_Op_c2f(c);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(op_free, OP_FREE, (MPI_Fint * op, MPI_Fint *ierror))
+
+void mpi_type_free_(MPI_Fint *datatype, MPI_Fint *ierror)
+{
+    MPI_Datatype c = MPI_Type_f2c(*datatype);
+    int rc = MPI_Type_free(&c);
+    if (rc == MPI_SUCCESS)
+        *datatype = MPI_Type_c2f(c);
+    set_ierror(ierror, rc);
+}
+FORTRAN_ALIASES(type_free, TYPE_FREE, (MPI_Fint * datatype, MPI_Fint *ierror))
+
 void mpi_finalize_(MPI_Fint *ierror) { set_ierror(ierror, MPI_Finalize()); }
 FORTRAN_ALIASES(finalize, FINALIZE, (MPI_Fint * ierror))
 

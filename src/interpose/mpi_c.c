@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "../runtime/handles.h"
 #include "../runtime/operation.h"
 #include "../runtime/progress.h"
 #include "../runtime/stats.h"
@@ -310,6 +311,19 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                               recvtype, comm, NULL, request);
 }
 #endif
+
+/* A program may free an operation or a datatype right after starting a
+ * nonblocking or persistent collective that uses it; one that a colibri
+ * operation still uses is freed when that operation ends (handles.h). */
+int MPI_Op_free(MPI_Op *op)
+{
+    return handle_defer_op_free(op) ? MPI_SUCCESS : PMPI_Op_free(op);
+}
+
+int MPI_Type_free(MPI_Datatype *datatype)
+{
+    return handle_defer_type_free(datatype) ? MPI_SUCCESS : PMPI_Type_free(datatype);
+}
 
 int MPI_Finalize(void)
 {

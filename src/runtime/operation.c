@@ -3,6 +3,7 @@
  * launch with a generalized request, persistent requests, and the progress
  * pass that advances every running operation.
  */
+#include "handles.h"
 #include "operation.h"
 #include "progress.h"
 
@@ -75,12 +76,41 @@ static void unlink_running(struct coll_op *op)
     __atomic_sub_fetch(&n_running, 1, __ATOMIC_RELEASE);
 }
 
+/* A nonblocking or persistent operation outlives its call: what it was
+ * given stays alive until op_free, whatever the program frees meanwhile. */
+static void op_pin(struct coll_op *op)
+{
+    comm_state_pin(op->c.cs);
+    handle_pin_op(op->held_op);
+    for (int i = 0; i < 2; i++)
+        handle_pin_type(op->held_types[i]);
+    op->pinned = true;
+}
+
 static void op_free(struct coll_op *op)
 {
     exec_release(&op->x);
     sched_free(&op->own);
     sched_free(&op->pre_s);
+    const bool pinned = op->pinned;
+    struct comm_state *cs = op->c.cs;
+    const MPI_Op held_op = op->held_op;
+    const MPI_Datatype t0 = op->held_types[0], t1 = op->held_types[1];
     op->destroy(op);
+    if (pinned) {
+        handle_unpin_type(t1);
+        handle_unpin_type(t0);
+        handle_unpin_op(held_op);
+        comm_state_unpin(cs);
+    }
+}
+
+/* Where a finished operation reports an error: the caller's communicator,
+ * or, once the program has freed it, colibri's duplicate of it (same group
+ * and the error handler it had when colibri first used it). */
+static MPI_Comm error_comm(const struct coll_op *op)
+{
+    return op->c.cs && op->c.cs->orphaned ? op->c.cs->comm : op->comm;
 }
 
 /* The run's local end: the collective's epilogue, statistics. */
@@ -96,6 +126,8 @@ static int op_epilogue(struct coll_op *op, int rc)
 void op_clear(struct coll_op *op)
 {
     memset(op, 0, offsetof(struct coll_op, pre));
+    op->held_op = MPI_OP_NULL;
+    op->held_types[0] = op->held_types[1] = MPI_DATATYPE_NULL;
     exec_init(&op->x);
 }
 
@@ -154,7 +186,8 @@ static void op_finished(struct coll_op *op, int rc)
     op->running = false;
     if (op->kind == CALL_PERSISTENT || NONBLOCKING_SELF_RECEIVE) {
         if (op->rc != MPI_SUCCESS)
-            raise_error(op->comm, op->fname, op->rc, "communication failed inside the collective");
+            raise_error(error_comm(op), op->fname, op->rc,
+                        "communication failed inside the collective");
         MPI_Request done;
         if (PMPI_Isend(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &done) == MPI_SUCCESS)
             PMPI_Request_free(&done);
@@ -280,6 +313,7 @@ static int wait_fn(int count, void **ops, double timeout, MPI_Status *status)
 int op_launch(struct coll_op *op, MPI_Request *req)
 {
     progress_thread_ensure(nbc_busy, nbc_progress);
+    op_pin(op);
     int rc;
     if (NONBLOCKING_SELF_RECEIVE) {
         pthread_mutex_lock(&lock);
@@ -304,6 +338,7 @@ int op_launch(struct coll_op *op, MPI_Request *req)
 int op_persist(struct coll_op *op, MPI_Request *req)
 {
     progress_thread_ensure(nbc_busy, nbc_progress);
+    op_pin(op);
     int rc = op_build(op);
     op->rebuild = op->own.resume != NULL;
     pthread_mutex_lock(&lock);

@@ -32,6 +32,14 @@ struct coll_op {
     enum call_kind kind;
     const char *fname;            /* "MPI_Iallreduce", ... for error messages */
     MPI_Comm comm;                /* the caller's communicator */
+    /* The handles a nonblocking or persistent operation keeps alive while
+     * it exists (handles.h), which the program may free right after the
+     * call: the user-defined operation (MPI_OP_NULL: none) and the
+     * datatypes (MPI_DATATYPE_NULL: none) that the drivers set; the
+     * communicator's state is pinned too (comm_state_pin). */
+    MPI_Op held_op;
+    MPI_Datatype held_types[2];
+    bool pinned;
     /* The schedule a run executes.  A nonblocking call takes the
      * communicator's cached schedule, pinned until its run ends (`cached`),
      * so a repeated call builds nothing; a schedule the cache does not keep

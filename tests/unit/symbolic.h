@@ -12,7 +12,11 @@
  * output before it is written, writing the user's input, touching the
  * output at a non-root, out-of-bounds access, overlapping buffers within a
  * round, counting a contribution twice, mixing element indices, combining
- * out of rank order (non-commutative), and a wrong or incomplete result.
+ * out of rank order (non-commutative), a wrong or incomplete result, and
+ * an allreduce whose ranks combine the contributions in different
+ * bracketings (each element carries a hash of its expression tree): with
+ * floating point those give different last bits on different ranks, and
+ * MPI requires every rank to receive the same result.
  *
  * Header-only on purpose: each unit test that needs it includes it.
  */
@@ -38,7 +42,17 @@ struct sym {
     int lo, hi;    /* rank interval, when combined in order */
     uint8_t valid; /* 0: never written */
     uint8_t ordered;
+    uint64_t tree; /* hash of the bracketing: leaf(rank), or node(left, right) */
 };
+
+static uint64_t sym_mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ x >> 33;
+}
 
 struct sym_msg {
     struct sym *data;
@@ -87,6 +101,7 @@ static void sym_set_rank(struct sym *e, int rank, int64_t idx)
     e->lo = e->hi = rank;
     e->valid = 1;
     e->ordered = 1;
+    e->tree = sym_mix((uint64_t)rank + 1);
 }
 
 static int sym_check_range(struct sym_result *res, struct sym_rank *R, int rank, int buf,
@@ -122,6 +137,9 @@ static int sym_reduce(struct sym_result *res, int rank, const struct sym *left,
                         left->lo, left->hi, right->lo, right->hi);
     r.lo = left->lo;
     r.hi = right->hi;
+    /* (a b) and (b a) differ too: only the IEEE operations themselves are
+     * commutative, and not for NaN payloads */
+    r.tree = sym_mix(sym_mix(left->tree) * 31 + right->tree + 0x9e3779b97f4a7c15ull);
     *out = r;
     return 0;
 }
@@ -352,6 +370,9 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
             else if (!commutative && !(e->ordered && e->lo == 0 && e->hi == p - 1))
                 rc = sym_fail(res, "rank %d: output element %lld not in rank order", r,
                               (long long)j);
+            else if (coll == COLIBRI_ALLREDUCE && e->tree != R[0].buf[BUF_RECV][j].tree)
+                rc = sym_fail(res, "rank %d: output element %lld combined in another bracketing "
+                              "than rank 0's (bitwise different results)", r, (long long)j);
         }
     }
 

@@ -14,10 +14,14 @@
  * p = k^m gives log_k p rounds, p = j k^m gives ceil(log_k p) rounds, any
  * other p at most ceil(log_k p) rounds plus the fold's two.
  *
- * Rank order is kept: a group is k adjacent intervals of ranks, and the rank
- * with digit d combines the lower digits' vectors on its left (d-1 down to
- * 0) and the higher ones on its right, so non-commutative operations are
- * safe.
+ * Every rank of a group combines the group's k vectors in the same
+ * bracketing, left to right in digit order, ((x0 x1) x2) ... x(k-1): the
+ * lower digits into scratch slot 0 first, then its own vector on their
+ * right, then the higher ones.  So every rank ends with bitwise the same
+ * result (floating-point sums of other bracketings differ in the last
+ * bits, and MPI requires one result on all ranks), and rank order is kept:
+ * a group is k adjacent intervals of ranks, so non-commutative operations
+ * are safe.
  */
 #include "../../patterns/fold.h"
 #include "../../patterns/knomial.h"
@@ -65,8 +69,11 @@ int allreduce_knomial_build(const struct sched_params *p, struct schedule *s)
             sched_send(s, peer, BUF_RECV, 0, n);
             sched_recv(s, peer, BUF_TMP, (e - (e > d)) * n, n);
         }
-        for (int e = d - 1; e >= 0; e--)
-            sched_reduce(s, BUF_TMP, e * n, BUF_RECV, 0, n, 0);
+        /* x0 ... x(d-1) left to right in slot 0, then (that) x_d */
+        for (int e = 1; e < d; e++)
+            sched_reduce(s, BUF_TMP, e * n, BUF_TMP, 0, n, SOP_DST_IS_LEFT);
+        if (d > 0)
+            sched_reduce(s, BUF_TMP, 0, BUF_RECV, 0, n, 0);
         for (int e = d + 1; e < radix; e++)
             sched_reduce(s, BUF_TMP, (e - 1) * n, BUF_RECV, 0, n, SOP_DST_IS_LEFT);
         sched_round(s);

@@ -11,10 +11,8 @@
 
 static int keyval = MPI_KEYVAL_INVALID;
 
-static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
+static void state_destroy(struct comm_state *cs)
 {
-    (void)comm, (void)key, (void)extra;
-    struct comm_state *cs = attr;
     int finalized = 0;
     PMPI_Finalized(&finalized);
     if (!finalized)
@@ -25,7 +23,37 @@ static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
     group_state_release(cs->grp);
     state_free(cs, sizeof *cs);
     setup_stats.comm_states_live--;
+}
+
+/* The program frees the communicator: the state goes now, or with the last
+ * operation still using it. */
+static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
+{
+    (void)comm, (void)key, (void)extra;
+    struct comm_state *cs = attr;
+    setup_lock();
+    const bool later = cs->pins > 0;
+    cs->orphaned = later;
+    setup_unlock();
+    if (!later)
+        state_destroy(cs);
     return MPI_SUCCESS;
+}
+
+void comm_state_pin(struct comm_state *cs)
+{
+    setup_lock();
+    cs->pins++;
+    setup_unlock();
+}
+
+void comm_state_unpin(struct comm_state *cs)
+{
+    setup_lock();
+    const bool last = --cs->pins == 0 && cs->orphaned;
+    setup_unlock();
+    if (last)
+        state_destroy(cs);
 }
 
 int comm_state_get(MPI_Comm comm, struct comm_state **out)

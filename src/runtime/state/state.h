@@ -91,6 +91,12 @@ struct comm_state {
      * may overlap (node_state_bind). */
     struct node_state *node;
     struct node_state own_node;
+    /* Nonblocking and persistent operations using the state (they may
+     * outlive the program's handle of the communicator: MPI_Comm_free only
+     * marks it for deallocation, MPI-4 7.4.3); once the program has freed
+     * it (`orphaned`), the last unpin frees the state. */
+    int pins;
+    bool orphaned;
 };
 
 /* The schedule for a call: a cached one when the same (algorithm, call
@@ -113,6 +119,10 @@ void sched_cache_drop_group(struct group_state *g);
 int comm_state_get(MPI_Comm comm, struct comm_state **out);
 /* The state if it exists; never communicates. */
 struct comm_state *comm_state_find(MPI_Comm comm);
+/* Keeps the state (and its private communicator) alive for an operation
+ * that may outlive the program's communicator handle. */
+void comm_state_pin(struct comm_state *cs);
+void comm_state_unpin(struct comm_state *cs);
 
 /* The group state of `comm` (a new reference): the shared one of an equal
  * group if there is one, else a new one.  Local: no communication. */

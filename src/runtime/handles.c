@@ -1,0 +1,136 @@
+/* Pins of user-defined operations and derived datatypes (handles.h). */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "../kernels/dense.h"
+#include "handles.h"
+
+/* A few handles are pinned at any time (one or two per running
+ * operation): a small array, searched linearly. */
+struct pin {
+    bool is_type;
+    union {
+        MPI_Op op;
+        MPI_Datatype type;
+    } h;
+    int pins;
+    bool freed; /* the program freed it: free it with the last pin */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pin *pins;
+static int n_pins, cap_pins;
+
+static bool same(const struct pin *p, bool is_type, MPI_Op op, MPI_Datatype type)
+{
+    return p->is_type == is_type && (is_type ? p->h.type == type : p->h.op == op);
+}
+
+static struct pin *find(bool is_type, MPI_Op op, MPI_Datatype type)
+{
+    for (int i = 0; i < n_pins; i++)
+        if (same(&pins[i], is_type, op, type))
+            return &pins[i];
+    return NULL;
+}
+
+static void pin(bool is_type, MPI_Op op, MPI_Datatype type)
+{
+    pthread_mutex_lock(&lock);
+    struct pin *p = find(is_type, op, type);
+    if (!p && n_pins == cap_pins) {
+        int cap = cap_pins ? 2 * cap_pins : 16;
+        struct pin *a = realloc(pins, (size_t)cap * sizeof *a);
+        if (a)
+            pins = a, cap_pins = cap;
+    }
+    if (!p && n_pins < cap_pins) {
+        p = &pins[n_pins++];
+        *p = (struct pin){.is_type = is_type};
+        if (is_type)
+            p->h.type = type;
+        else
+            p->h.op = op;
+    }
+    /* Out of memory: unpinned, as before pins existed. */
+    if (p)
+        p->pins++;
+    pthread_mutex_unlock(&lock);
+}
+
+static void unpin(bool is_type, MPI_Op op, MPI_Datatype type)
+{
+    pthread_mutex_lock(&lock);
+    struct pin *p = find(is_type, op, type);
+    bool free_now = false;
+    if (p && --p->pins == 0) {
+        free_now = p->freed;
+        *p = pins[--n_pins];
+    }
+    pthread_mutex_unlock(&lock);
+    if (free_now && is_type)
+        PMPI_Type_free(&type);
+    else if (free_now)
+        PMPI_Op_free(&op);
+}
+
+static bool defer(bool is_type, MPI_Op op, MPI_Datatype type)
+{
+    pthread_mutex_lock(&lock);
+    struct pin *p = find(is_type, op, type);
+    if (p)
+        p->freed = true;
+    pthread_mutex_unlock(&lock);
+    return p != NULL;
+}
+
+static bool derived(MPI_Datatype type)
+{
+    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
+    if (type == MPI_DATATYPE_NULL)
+        return false;
+    PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
+    return combiner != MPI_COMBINER_NAMED;
+}
+
+void handle_pin_op(MPI_Op op)
+{
+    if (op != MPI_OP_NULL && !kernel_op_is_predefined(op) && op != MPI_REPLACE &&
+        op != MPI_NO_OP)
+        pin(false, op, MPI_DATATYPE_NULL);
+}
+
+void handle_unpin_op(MPI_Op op)
+{
+    if (op != MPI_OP_NULL && !kernel_op_is_predefined(op) && op != MPI_REPLACE &&
+        op != MPI_NO_OP)
+        unpin(false, op, MPI_DATATYPE_NULL);
+}
+
+void handle_pin_type(MPI_Datatype type)
+{
+    if (derived(type))
+        pin(true, MPI_OP_NULL, type);
+}
+
+void handle_unpin_type(MPI_Datatype type)
+{
+    if (derived(type))
+        unpin(true, MPI_OP_NULL, type);
+}
+
+bool handle_defer_op_free(MPI_Op *op)
+{
+    if (!op || !defer(false, *op, MPI_DATATYPE_NULL))
+        return false;
+    *op = MPI_OP_NULL;
+    return true;
+}
+
+bool handle_defer_type_free(MPI_Datatype *type)
+{
+    if (!type || !defer(true, MPI_OP_NULL, *type))
+        return false;
+    *type = MPI_DATATYPE_NULL;
+    return true;
+}
