@@ -317,12 +317,12 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
  * operation still uses is freed when that operation ends (handles.h). */
 int MPI_Op_free(MPI_Op *op)
 {
-    return handle_defer_op_free(op) ? MPI_SUCCESS : PMPI_Op_free(op);
+    return handle_defer_op_free(op) ? MPI_SUCCESS : handle_free_now(op, NULL);
 }
 
 int MPI_Type_free(MPI_Datatype *datatype)
 {
-    return handle_defer_type_free(datatype) ? MPI_SUCCESS : PMPI_Type_free(datatype);
+    return handle_defer_type_free(datatype) ? MPI_SUCCESS : handle_free_now(NULL, datatype);
 }
 
 int MPI_Finalize(void)

@@ -565,6 +565,14 @@ static struct user_neutral *user_find(MPI_Op op, MPI_Datatype type)
     return NULL;
 }
 
+void kernel_forget_handle(MPI_Op op, MPI_Datatype type)
+{
+    for (int i = n_user_neutrals - 1; i >= 0; i--)
+        if ((op != MPI_OP_NULL && user_neutrals[i].op == op) ||
+            (type != MPI_DATATYPE_NULL && user_neutrals[i].type == type))
+            user_neutrals[i] = user_neutrals[--n_user_neutrals];
+}
+
 int kernel_set_neutral(MPI_Op op, MPI_Datatype type, const void *e, const char **why)
 {
     struct user_neutral *u = user_find(op, type);

@@ -43,4 +43,9 @@ bool kernel_sparse_op(MPI_Op op, MPI_Datatype type, struct sparse_op *o);
  * MPI error class and *why on bad input. */
 int kernel_set_neutral(MPI_Op op, MPI_Datatype type, const void *e, const char **why);
 
+/* Forgets every neutral element registered for the operation or the
+ * datatype (MPI_OP_NULL / MPI_DATATYPE_NULL: none), which the program is
+ * freeing: MPI may give a later object the same handle. */
+void kernel_forget_handle(MPI_Op op, MPI_Datatype type);
+
 #endif

@@ -68,10 +68,14 @@ static void unpin(bool is_type, MPI_Op op, MPI_Datatype type)
         *p = pins[--n_pins];
     }
     pthread_mutex_unlock(&lock);
-    if (free_now && is_type)
-        PMPI_Type_free(&type);
-    else if (free_now)
-        PMPI_Op_free(&op);
+    if (free_now)
+        handle_free_now(is_type ? NULL : &op, is_type ? &type : NULL);
+}
+
+int handle_free_now(MPI_Op *op, MPI_Datatype *type)
+{
+    kernel_forget_handle(op ? *op : MPI_OP_NULL, type ? *type : MPI_DATATYPE_NULL);
+    return op ? PMPI_Op_free(op) : PMPI_Type_free(type);
 }
 
 static bool defer(bool is_type, MPI_Op op, MPI_Datatype type)

@@ -29,4 +29,9 @@ void handle_unpin_type(MPI_Datatype type);
 bool handle_defer_op_free(MPI_Op *op);
 bool handle_defer_type_free(MPI_Datatype *type);
 
+/* The free itself (PMPI_Op_free or PMPI_Type_free: one of op, type is
+ * NULL), forgetting what colibri registered for the handle first (a
+ * neutral element, kernels/dense.h). */
+int handle_free_now(MPI_Op *op, MPI_Datatype *type);
+
 #endif
