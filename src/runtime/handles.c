@@ -104,12 +104,10 @@ void handle_pin_op(MPI_Op op)
         pin(false, op, MPI_DATATYPE_NULL);
 }
 
-void handle_unpin_op(MPI_Op op)
-{
-    if (op != MPI_OP_NULL && !kernel_op_is_predefined(op) && op != MPI_REPLACE &&
-        op != MPI_NO_OP)
-        unpin(false, op, MPI_DATATYPE_NULL);
-}
+/* An unpin asks MPI nothing about the handle (the program may have freed
+ * it, and then only the table knows it): a handle that was never pinned is
+ * not in the table. */
+void handle_unpin_op(MPI_Op op) { unpin(false, op, MPI_DATATYPE_NULL); }
 
 void handle_pin_type(MPI_Datatype type)
 {
@@ -117,11 +115,7 @@ void handle_pin_type(MPI_Datatype type)
         pin(true, MPI_OP_NULL, type);
 }
 
-void handle_unpin_type(MPI_Datatype type)
-{
-    if (derived(type))
-        unpin(true, MPI_OP_NULL, type);
-}
+void handle_unpin_type(MPI_Datatype type) { unpin(true, MPI_OP_NULL, type); }
 
 bool handle_defer_op_free(MPI_Op *op)
 {
