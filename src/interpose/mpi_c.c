@@ -7,26 +7,42 @@
 #include <stdlib.h>
 
 #include "../runtime/handles.h"
+#include "../runtime/native.h"
 #include "../runtime/operation.h"
 #include "../runtime/progress.h"
 #include "../runtime/stats.h"
 #include "colibri.h"
 
+/* Intercommunicators, MPI_COMM_NULL and handles colibri cannot read go to
+ * the MPI below with the caller's own arguments, before anything is widened
+ * or read: array lengths (the remote group's size for alltoall(v) on an
+ * intercommunicator), MPI_ROOT and MPI_PROC_NULL roots, MPI_IN_PLACE rules,
+ * info and error reports are then exactly the MPI's.  Every entry point
+ * begins with this. */
+#define PASS_THROUGH(comm, pmpi_call)                                                   \
+    do {                                                                                \
+        if (comm_passes_through(comm))                                                  \
+            return pmpi_call;                                                           \
+    } while (0)
+
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm));
     return colibri_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm));
     return colibri_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
 }
 
@@ -54,15 +70,16 @@ static MPI_Count *widen(const int *v, int n, MPI_Count *small)
                                 : PERSISTENT_BELOW(persistent, __VA_ARGS__))
 
 /* MPI_Reduce_scatter, MPI_Ireduce_scatter, MPI_Reduce_scatter_init with int
- * counts.  A bad communicator or array goes to the MPI below, which reports
- * it; so does a call colibri has no memory to widen. */
+ * counts, on an intracommunicator (PASS_THROUGH has sent the rest below).  A
+ * NULL array goes to the MPI below, which reports it; so does a call colibri
+ * has no memory to widen. */
 static int reduce_scatter_int(enum call_kind kind, const void *sendbuf, void *recvbuf,
                               const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Request *req)
 {
     int size = 0;
     MPI_Count small[64], *counts = NULL;
-    if (comm != MPI_COMM_NULL && PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
+    if (PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
         counts = widen(recvcounts, size, small);
     if (!counts)
         return BELOW(PMPI_Reduce_scatter, PMPI_Ireduce_scatter, PMPI_Reduce_scatter_init, sendbuf,
@@ -81,6 +98,7 @@ static int reduce_scatter_int(enum call_kind kind, const void *sendbuf, void *re
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
     return reduce_scatter_int(CALL_BLOCKING, sendbuf, recvbuf, recvcounts, datatype, op, comm,
                               NULL);
 }
@@ -88,17 +106,21 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     comm));
     return colibri_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
 }
 
-/* MPI_Alltoallv, MPI_Ialltoallv, MPI_Alltoallv_init with int arrays. */
+/* MPI_Alltoallv, MPI_Ialltoallv, MPI_Alltoallv_init with int arrays, on an
+ * intracommunicator (PASS_THROUGH has sent the rest below, whose arrays have
+ * the remote group's size): the arrays have PMPI_Comm_size entries. */
 static int alltoallv_int(enum call_kind kind, const void *sendbuf, const int sendcounts[],
                          const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                          const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Request *req)
 {
     int size = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return BELOW(PMPI_Alltoallv, PMPI_Ialltoallv, PMPI_Alltoallv_init, sendbuf, sendcounts,
                      sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     _Static_assert(sizeof(MPI_Count) == sizeof(MPI_Aint), "MPI_Count and MPI_Aint differ");
@@ -133,6 +155,8 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                      rdispls, recvtype, comm));
     return alltoallv_int(CALL_BLOCKING, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                          recvcounts, rdispls, recvtype, comm, NULL);
 }
@@ -141,12 +165,14 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     return colibri_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, request);
 }
 
@@ -154,6 +180,8 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                               MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                                  request));
     return colibri_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
                                          request);
 }
@@ -161,6 +189,8 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                                            request));
     return reduce_scatter_int(CALL_NONBLOCKING, sendbuf, recvbuf, recvcounts, datatype, op, comm,
                               request);
 }
@@ -168,6 +198,8 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      comm, request));
     return colibri_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
                              request);
 }
@@ -176,6 +208,8 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                       rdispls, recvtype, comm, request));
     return alltoallv_int(CALL_NONBLOCKING, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                          recvcounts, rdispls, recvtype, comm, request);
 }
@@ -185,30 +219,37 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                  MPI_Op op, int root, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm));
     return colibri_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op,
+                                                   comm));
     return colibri_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
 }
 
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm));
     return colibri_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL);
 }
 
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       comm));
     return colibri_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
 }
 
@@ -216,6 +257,8 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    PASS_THROUGH(comm, PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                        rdispls, recvtype, comm));
     return colibri_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                              recvtype, comm, NULL);
 }
@@ -225,12 +268,16 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info,
+                                           request));
     return colibri_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                                        request));
     return colibri_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, request);
 }
 
@@ -238,6 +285,8 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op,
+                                                      comm, info, request));
     return colibri_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm,
                                              NULL, request);
 }
@@ -246,6 +295,8 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                             MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                                                info, request));
     return reduce_scatter_int(CALL_PERSISTENT, sendbuf, recvbuf, recvcounts, datatype, op, comm,
                               request);
 }
@@ -254,6 +305,8 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                          recvtype, comm, info, request));
     return colibri_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                  NULL, request);
 }
@@ -263,6 +316,8 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                           recvcounts, rdispls, recvtype, comm, info, request));
     return alltoallv_int(CALL_PERSISTENT, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                          recvcounts, rdispls, recvtype, comm, request);
 }
@@ -270,12 +325,14 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
 int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     return colibri_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, request);
 }
 
@@ -283,6 +340,8 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                 MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                                    request));
     return colibri_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
                                          request);
 }
@@ -290,6 +349,8 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
 int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                                              request));
     return colibri_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL,
                                    request);
 }
@@ -298,6 +359,8 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        comm, request));
     return colibri_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
                              request);
 }
@@ -307,6 +370,8 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
+    PASS_THROUGH(comm, PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                         recvcounts, rdispls, recvtype, comm, request));
     return colibri_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                               recvtype, comm, NULL, request);
 }

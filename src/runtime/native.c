@@ -1,11 +1,21 @@
 /*
  * Hands a call to the MPI below.  Counts beyond INT_MAX use the MPI-4
  * large-count entry points where the library has them.
+ *
+ * The arrays of a call have the length the MPI standard gives them, which on
+ * an intercommunicator is not always the local group's size: alltoall(v)'s
+ * counts and displacements have one entry per process of the remote group,
+ * reduce_scatter's recvcounts one per process of the local group (MPI-4.0
+ * sections 6.8 and 6.10.1).  The interposed MPI_* entry points hand
+ * intercommunicators to the MPI below themselves, untouched; these functions
+ * serve the C API's MPI_Count calls and the MPI below chosen by selection.
  */
 #include "native.h"
 
 #include <limits.h>
 #include <stdlib.h>
+
+#include "validate.h"
 
 #if MPI_VERSION >= 4
 #define HAVE_LARGE_COUNT 1
@@ -26,20 +36,45 @@
 #define PERSISTENT_FORM(f, ...) MPI_ERR_UNSUPPORTED_OPERATION
 #endif
 
+/* Entries of reduce_scatter's recvcounts: the local group's size, also on an
+ * intercommunicator; 0 for MPI_COMM_NULL or an unreadable handle (the MPI
+ * below reports those). */
+static int local_size(MPI_Comm comm)
+{
+    int size = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+        return 0;
+    return size;
+}
+
 static int fits_int(const struct native_args *a)
 {
     if (a->coll != COLIBRI_REDUCE_SCATTER)
         return a->count <= INT_MAX;
-    int size;
-    PMPI_Comm_size(a->comm, &size);
+    int size = a->counts ? local_size(a->comm) : 0;
     for (int i = 0; i < size; i++)
         if (a->counts[i] > INT_MAX)
             return 0;
     return 1;
 }
 
+/* What colibri itself finds wrong in a call it hands down goes through the
+ * communicator's error handler, as the MPI below's own errors do. */
+static int refuse(MPI_Comm comm, colibri_coll coll, enum call_kind kind, int err_class,
+                  const char *msg)
+{
+    if (comm == MPI_COMM_NULL)
+        return err_class;
+    return raise_error(comm, coll_fname(coll, kind), err_class, msg);
+}
+
+#define NO_PERSISTENT "the MPI below has no persistent collectives (MPI-4)"
+#define NO_LARGE_COUNT "a count exceeds INT_MAX and the MPI below has no MPI-4 large-count calls"
+
 int native_call(const struct native_args *a, enum call_kind kind, MPI_Request *req)
 {
+    if (MPI_VERSION < 4 && kind == CALL_PERSISTENT)
+        return refuse(a->comm, a->coll, kind, MPI_ERR_UNSUPPORTED_OPERATION, NO_PERSISTENT);
     if (!fits_int(a)) {
 #if HAVE_LARGE_COUNT
         switch (a->coll) {
@@ -53,24 +88,16 @@ int native_call(const struct native_args *a, enum call_kind kind, MPI_Request *r
             return FORMS(PMPI_Reduce_scatter_block_c, PMPI_Ireduce_scatter_block_c,
                          PMPI_Reduce_scatter_block_init_c, a->sendbuf, a->recvbuf, a->count, a->dt,
                          a->op, a->comm);
-        case COLIBRI_REDUCE_SCATTER: {
-            int size;
-            PMPI_Comm_size(a->comm, &size);
-            MPI_Count *c = malloc((size_t)size * sizeof *c);
-            if (!c)
-                return MPI_ERR_NO_MEM;
-            for (int i = 0; i < size; i++)
-                c[i] = a->counts[i];
-            int rc = FORMS(PMPI_Reduce_scatter_c, PMPI_Ireduce_scatter_c, PMPI_Reduce_scatter_init_c,
-                           a->sendbuf, a->recvbuf, c, a->dt, a->op, a->comm);
-            free(c);
-            return rc;
-        }
+        case COLIBRI_REDUCE_SCATTER:
+            _Static_assert(sizeof(MPI_Count) == sizeof(int64_t), "64-bit MPI_Count");
+            return FORMS(PMPI_Reduce_scatter_c, PMPI_Ireduce_scatter_c, PMPI_Reduce_scatter_init_c,
+                         a->sendbuf, a->recvbuf, (const MPI_Count *)a->counts, a->dt, a->op,
+                         a->comm);
         default:
             return MPI_ERR_INTERN;
         }
 #else
-        return MPI_ERR_COUNT;
+        return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
 #endif
     }
     switch (a->coll) {
@@ -85,11 +112,11 @@ int native_call(const struct native_args *a, enum call_kind kind, MPI_Request *r
                      PMPI_Reduce_scatter_block_init, a->sendbuf, a->recvbuf, (int)a->count, a->dt,
                      a->op, a->comm);
     case COLIBRI_REDUCE_SCATTER: {
-        int size;
-        PMPI_Comm_size(a->comm, &size);
-        int *c = malloc((size_t)size * sizeof *c);
-        if (!c)
-            return MPI_ERR_NO_MEM;
+        /* narrowed copy, freed on return (see native_exchange) */
+        int size = a->counts ? local_size(a->comm) : 0;
+        int *c = a->counts ? malloc((size_t)(size ? size : 1) * sizeof *c) : NULL;
+        if (a->counts && !c)
+            return refuse(a->comm, a->coll, kind, MPI_ERR_NO_MEM, "out of memory");
         for (int i = 0; i < size; i++)
             c[i] = (int)a->counts[i];
         int rc = FORMS(PMPI_Reduce_scatter, PMPI_Ireduce_scatter, PMPI_Reduce_scatter_init,
@@ -115,18 +142,31 @@ static int exchange_fits_int(const struct exchange_args *a, int size)
     if (a->coll == COLIBRI_ALLTOALL)
         return a->sendcount <= INT_MAX && a->recvcount <= INT_MAX;
     for (int i = 0; i < size; i++)
-        if ((a->sendcounts && (a->sendcounts[i] > INT_MAX || a->sdispls[i] > INT_MAX ||
+        if ((a->sendcounts && a->sdispls && (a->sendcounts[i] > INT_MAX || a->sdispls[i] > INT_MAX ||
                                a->sdispls[i] < INT_MIN)) ||
             a->recvcounts[i] > INT_MAX || a->rdispls[i] > INT_MAX || a->rdispls[i] < INT_MIN)
             return 0;
     return 1;
 }
 
+/* Entries of alltoall(v)'s arrays: one per process the call sends to, the
+ * remote group's size on an intercommunicator; 0 for MPI_COMM_NULL or an
+ * unreadable handle (the MPI below reports those). */
+static int peer_count(MPI_Comm comm)
+{
+    int size = 0, inter = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? PMPI_Comm_remote_size(comm, &size) : PMPI_Comm_size(comm, &size)) != MPI_SUCCESS)
+        return 0;
+    return size;
+}
+
 int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Request *req)
 {
-    int size = 0;
-    if (a->comm != MPI_COMM_NULL)
-        PMPI_Comm_size(a->comm, &size);
+    if (MPI_VERSION < 4 && kind == CALL_PERSISTENT)
+        return refuse(a->comm, a->coll, kind, MPI_ERR_UNSUPPORTED_OPERATION, NO_PERSISTENT);
+    const int size = peer_count(a->comm);
     int fits = a->coll == COLIBRI_ALLTOALL || (a->recvcounts && a->rdispls)
                    ? exchange_fits_int(a, size)
                    : 1; /* NULL arrays: let the MPI below report them */
@@ -139,7 +179,7 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
         return FORMS(PMPI_Alltoall_c, PMPI_Ialltoall_c, PMPI_Alltoall_init_c, a->sendbuf,
                      a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype, a->comm);
 #else
-        return MPI_ERR_COUNT;
+        return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
 #endif
     }
     if (!fits) {
@@ -151,7 +191,7 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
                      a->recvbuf, (const MPI_Count *)a->recvcounts, (const MPI_Aint *)a->rdispls,
                      a->recvtype, a->comm);
 #else
-        return MPI_ERR_COUNT;
+        return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
 #endif
     }
     /* Narrowed copies of the arrays, freed on return also for the
@@ -159,7 +199,7 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
      * only while the call builds its schedule. */
     int *v = malloc((size_t)(size ? size : 1) * 4 * sizeof *v);
     if (!v)
-        return MPI_ERR_NO_MEM;
+        return refuse(a->comm, a->coll, kind, MPI_ERR_NO_MEM, "out of memory");
     int *sc = v, *sd = v + size, *rc = v + 2 * size, *rd = v + 3 * size;
     for (int i = 0; i < size; i++) {
         sc[i] = a->sendcounts ? (int)a->sendcounts[i] : 0;
