@@ -3,6 +3,7 @@
  * points also call: check, select, build the schedule, run it.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,6 +193,56 @@ static const struct pair_facts *pair_facts(MPI_Op op, MPI_Datatype dt, struct pa
     return f;
 }
 
+/*
+ * A predefined operation colibri has no kernel for on this datatype
+ * (validate.h: pair_goes_native) is the MPI below's whole call, in the
+ * form asked for, whichever algorithm is named: like an intercommunicator,
+ * it is not something any of colibri's algorithms could run, and the MPI
+ * either serves it or reports its own error exactly as without colibri.
+ * A named algorithm still has to exist (a typo is an error on every pair),
+ * colibri_last_algorithm says "native" and COLIBRI_STATS counts it as
+ * native.  An MPI-3 library has no persistent collectives to hand
+ * colibri_*_init to: that is an error, said so.
+ */
+static int pair_to_native(struct native_args *a, const char *requested, enum call_kind kind,
+                          MPI_Request *req, const char *fname)
+{
+    char msg[640], pair[160];
+    pair_describe(a->op, a->dt, pair, sizeof pair);
+    const char *name = requested ? requested : config_get()->algorithm[a->coll];
+    if (name && *name && strcmp(name, "auto") != 0 && strcmp(name, "native") != 0 &&
+        !catalog_find(a->coll, name)) {
+        char names[512];
+        snprintf(msg, sizeof msg, "unknown %s algorithm '%s' (valid: %s, auto, native)",
+                 colibri_coll_name(a->coll), name, catalog_names(a->coll, names, sizeof names));
+        return raise_error(a->comm, fname, MPI_ERR_ARG, msg);
+    }
+#if MPI_VERSION < 4
+    if (kind == CALL_PERSISTENT) {
+        snprintf(msg, sizeof msg,
+                 "colibri has no kernel for %s, and this MPI (MPI-%d) has no persistent "
+                 "collective to hand it to", pair, MPI_VERSION);
+        return raise_error(a->comm, fname, MPI_ERR_UNSUPPORTED_OPERATION, msg);
+    }
+#endif
+    struct comm_state *cs;
+    if (comm_state_get(a->comm, &cs) == MPI_SUCCESS)
+        cs->last[a->coll] = "native";
+    stats_count(NULL, a->coll, kind);
+    const int rc = native_call(a, kind, req);
+    if (rc != MPI_SUCCESS) {
+        /* the MPI has reported it through the handler, which returned: one
+         * line saying who refused what, as colibri's own errors have */
+        int cls = rc, n = 0;
+        char what[MPI_MAX_ERROR_STRING] = "";
+        PMPI_Error_class(rc, &cls);
+        PMPI_Error_string(cls, what, &n);
+        fprintf(stderr, "colibri: %s: %s went to the MPI below (colibri has no kernel for it), "
+                        "which refused it: %s\n", fname, pair, what);
+    }
+    return rc;
+}
+
 static int run(struct native_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -209,6 +260,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     int rc = validate_call(&v, msg, sizeof msg);
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
+    if (pair_goes_native(a->op, a->dt))
+        return pair_to_native(a, requested, kind, req, fname);
 
     struct pair_facts looked_up;
     const struct pair_facts *pf = pair_facts(a->op, a->dt, &looked_up);
