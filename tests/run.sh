@@ -63,7 +63,7 @@ run_parallel() {
   local i
   for i in "${!names[@]}"; do
     printf '%s\0%s\0%s\0' "${cmds[$i]}" "$(log_of "${names[$i]}")" "$LOG/rc.$i"
-  done | xargs -0 -n 3 -P "$JOBS" sh -c 's=$(date +%s); rc=0; timeout "${TEST_TIMEOUT:-600}" $0 >"$1" 2>&1 || rc=$?; echo "$rc $(( $(date +%s) - s ))" >"$2"'
+  done | xargs -0 -r -n 3 -P "$JOBS" sh -c 's=$(date +%s); rc=0; timeout "${TEST_TIMEOUT:-600}" $0 >"$1" 2>&1 || rc=$?; echo "$rc $(( $(date +%s) - s ))" >"$2"'
   for i in "${!names[@]}"; do
     local rc=1 secs=0
     read -r rc secs <"$LOG/rc.$i" 2>/dev/null
