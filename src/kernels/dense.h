@@ -17,9 +17,9 @@
 
 typedef void (*colibri_kernel)(const void *in, void *inout, size_t n);
 
-/* The kernel for a predefined op on a predefined datatype, or NULL when MPI
- * does not define that op for that datatype (the call then goes to the MPI below, which serves or refuses it)
- * or when op or type is not predefined. */
+/* The kernel for a predefined op on a predefined datatype, or NULL when
+ * colibri has none for the pair (the call then goes to the MPI below,
+ * which serves or refuses it) or when op or type is not predefined. */
 colibri_kernel kernel_lookup(MPI_Op op, MPI_Datatype type);
 
 /* True for the predefined reduction operations (MPI_SUM ... MPI_MINLOC).
