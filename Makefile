@@ -1,6 +1,9 @@
 # colibri build.
 #   make              Open MPI (default mpicc)  -> build/
 #   make MPI=mpich    MPICH                     -> build-mpich/
+#   make MPI=asan     Open MPI, AddressSanitizer + UndefinedBehaviorSanitizer
+#                     -> build-asan/ (library, MPI and drop-in tests only;
+#                     tests/run.sh's "sanitizers" section runs them)
 #   make sim          SimGrid SMPI (smpicc)     -> build-smpi/ (static library)
 #   make test         the whole test suite (tests/run.sh)
 #   make install PREFIX=/usr/local
@@ -14,6 +17,14 @@ ifeq ($(MPI),mpich)
 else ifeq ($(MPI),smpi)
   CC := smpicc
   BUILD ?= build-smpi
+else ifeq ($(MPI),asan)
+  CC := mpicc
+  BUILD ?= build-asan
+  # Any report is an error: UBSan stops at the first one as ASan does, so a
+  # test with undefined behaviour exits non-zero instead of printing and
+  # going on.
+  SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  OPT ?= -O1 -g
 else
   CC := mpicc
   BUILD ?= build
@@ -21,7 +32,8 @@ endif
 
 PREFIX ?= /usr/local
 OPT ?= -O3 -g
-CFLAGS := -std=c11 $(OPT) -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -D_GNU_SOURCE $(EXTRA_CFLAGS)
+SAN ?=
+CFLAGS := -std=c11 $(OPT) $(SAN) -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -D_GNU_SOURCE $(EXTRA_CFLAGS)
 
 LIB_SRC := $(sort $(shell find src -name '*.c' -not -path 'src/tools/*'))
 ifeq ($(MPI),smpi)
@@ -57,6 +69,9 @@ ifeq ($(MPI),smpi)
   TESTS :=
 else ifeq ($(MPI),mpich)
   TESTS := $(MPI_TESTS) $(DROPIN_TESTS)
+else ifeq ($(MPI),asan)
+  TESTS := $(MPI_TESTS) $(DROPIN_TESTS) $(BUILD)/tests/test_large_counts
+  TOOLS :=
 else
   TESTS := $(UNIT_TESTS) $(MPI_TESTS) $(DROPIN_TESTS)
 endif
@@ -85,7 +100,7 @@ $(BUILD)/lib/libcolibri.a: $(LIB_OBJ)
 
 $(BUILD)/lib/libcolibri.so: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDLIBS) -ldl
+	$(CC) $(SAN) -shared -o $@ $^ $(LDLIBS) -ldl
 
 $(BUILD)/bin/colibri-info: src/tools/colibri_info.c $(LIBRARY)
 	@mkdir -p $(dir $@)
@@ -131,9 +146,11 @@ $(BUILD)/tests/%: tests/mpi/%.c tests/mpi/harness.h $(wildcard tests/lib/*.h) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
+# Built without the sanitizers (a user's program): the sanitizer runs preload
+# libasan and build-asan's libcolibri.so into them.
 $(BUILD)/tests/dropin_%: tests/dropin/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+	$(CC) $(filter-out $(SAN),$(CFLAGS)) $< -o $@ $(LDLIBS)
 
 test:
 	bash tests/run.sh
@@ -148,6 +165,6 @@ install: $(LIBRARY) $(TOOLS)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
 
 clean:
-	rm -rf build build-mpich build-smpi
+	rm -rf build build-mpich build-smpi build-asan
 
 -include $(DEPS)

@@ -14,8 +14,19 @@
 #                         it (no MPI run); exit 0 = pass.
 #   tests/dropin/*.sh     drop-in scenarios; exit 0 = pass.
 #   tests/smpi/*.sh       SimGrid SMPI scenarios; exit 0 = pass.
+#   sanitizers            build-asan/ (make MPI=asan: AddressSanitizer +
+#                         UndefinedBehaviorSanitizer): an MPI test's line
+#                         "// asan-ranks: 1 3" runs it at those Open MPI
+#                         process counts under the sanitizers, a line
+#                         "// asan-env-ranks: VAR=value 2" with VAR=value;
+#                         tests/sanitizers/*.sh run there too (the drop-in
+#                         programs preloaded with the sanitized library).
+#                         Any sanitizer report fails the run.  The section
+#                         runs with no filter, or one starting with "asan".
 # Each executable exits non-zero on failure; its own "N passed, N failed"
-# line is echoed for detail.  Pass a substring to run only matching tests.
+# line is echoed for detail.  Exit status 77 means the test cannot run on
+# this machine (it prints a line starting "SKIP: " saying why): counted as
+# skipped, neither passed nor failed.  Pass a substring to run only matching tests.
 set -u
 cd "$(dirname "$0")/.."
 FILTER=${1:-}
@@ -28,7 +39,7 @@ JOBS=${JOBS:-2}
 LOG=${TEST_LOG:-build/test-logs}
 mkdir -p "$LOG"
 
-passed=0; failed=0; failures=()
+passed=0; failed=0; skipped=0; failures=(); skips=()
 note() { printf '%s\n' "$*"; }
 
 log_of() { echo "$LOG/$(echo "$1" | tr ' /=' '___').log"; }
@@ -38,6 +49,8 @@ report() {
   local name=$1 rc=$2 secs=$3 log; log=$(log_of "$1")
   if [ "$rc" -eq 0 ]; then
     passed=$((passed+1)); note "PASS $name (${secs}s) $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)"
+  elif [ "$rc" -eq 77 ]; then # the test says why it cannot run here
+    skipped=$((skipped+1)); skips+=("$name"); note "SKIP $name (${secs}s) $(grep -m1 '^SKIP' "$log")"
   else
     failed=$((failed+1)); failures+=("$name"); note "FAIL $name (${secs}s) — log: $log"; tail -n 15 "$log" | sed 's/^/    /'
   fi
@@ -118,7 +131,45 @@ for s in tests/smpi/*.sh; do
   [ -e "$s" ] && run_one "smpi $(basename "$s" .sh)" bash "$s"
 done
 
+note "== sanitizers (AddressSanitizer + UBSan, build-asan/)"
+# Exit status 1 at the first report (tests/sanitizers/lib.bash); a report
+# in the log fails the run even if a launcher lost that status.
+run_san() { # name, command...
+  local name=$1; shift
+  [[ -n "$FILTER" && "$name" != *"$FILTER"* ]] && return
+  local start=$SECONDS rc=0
+  timeout "${TEST_TIMEOUT:-600}" "$@" >"$(log_of "$name")" 2>&1 || rc=$?
+  if [ "$rc" -eq 0 ] && sanitizer_reports "$(log_of "$name")"; then rc=1; fi
+  report "$name" "$rc" $((SECONDS-start))
+}
+# Runs with no filter or one starting with "asan" ("sanitizers": all of it).
+if [[ -z "$FILTER" || "$FILTER" == asan* || "$FILTER" == sanitizer* ]]; then
+  [[ "$FILTER" == sanitizer* ]] && FILTER=asan
+  source tests/sanitizers/lib.bash
+  start=$SECONDS rc=0
+  make -j"$JOBS" MPI=asan >"$(log_of "asan build")" 2>&1 || rc=$?
+  report "asan build" "$rc" $((SECONDS-start))
+  if [ "$rc" -eq 0 ]; then
+    for src in tests/mpi/test_*.c; do
+      t=$(basename "$src" .c)
+      for np in $(sed -n 's|^// asan-ranks:||p' "$src"); do
+        run_san "asan $t np=$np" mpirun --oversubscribe -n "$np" build-asan/tests/$t
+      done
+      while read -r setting nps <&3; do
+        for np in $nps; do
+          run_san "asan $t $setting np=$np" env "$setting" mpirun --oversubscribe -n "$np" build-asan/tests/$t
+        done
+      done 3< <(sed -n 's|^// asan-env-ranks:||p' "$src")
+    done
+    run_san "asan unit test_large_counts" build-asan/tests/test_large_counts
+    for s in tests/sanitizers/*.sh; do
+      [ -e "$s" ] && run_san "asan $(basename "$s" .sh)" bash "$s"
+    done
+  fi
+fi
+
 note ""
 if [ ${#failures[@]} -gt 0 ]; then note "failed: ${failures[*]}"; fi
+if [ ${#skips[@]} -gt 0 ]; then note "skipped ($skipped, neither passed nor failed): ${skips[*]}"; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

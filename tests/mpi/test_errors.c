@@ -1,5 +1,6 @@
 // ranks: 1 3
 // mpich-ranks: 2
+// asan-ranks: 3
 /*
  * Bad arguments get the error MPI gives: the right error class, through the
  * communicator's error handler (MPI_ERRORS_RETURN, and a custom handler that

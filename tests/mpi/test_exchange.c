@@ -1,5 +1,6 @@
 // ranks: 1 2 3 4 5 6 7 8
 // mpich-ranks: 2
+// asan-ranks: 1 3
 /*
  * Correctness of alltoall and alltoallv: every catalog algorithm of the two
  * collectives (found at run time and forced by name) and "auto", against a

@@ -1,5 +1,6 @@
 // ranks: 1 2 3 4 5 6 7 8
 // mpich-ranks: 2
+// asan-ranks: 1 3 4
 /*
  * The correctness matrix: every algorithm of the catalog, found at run time
  * and forced by name, against a serial reference (harness.h):

@@ -2,6 +2,8 @@
 // mpich-ranks: 2
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 2 4
 // env-ranks: COLIBRI_CACHE_BYTES=4096 3
+// asan-ranks: 1 3 4
+// asan-env-ranks: COLIBRI_PROGRESS_THREAD=1 2
 /*
  * Nonblocking and persistent collectives, checked against a serial
  * expectation computed here (int sums: exact):

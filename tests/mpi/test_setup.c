@@ -1,5 +1,6 @@
 // ranks: 1 2 3 4 8
 // mpich-ranks: 2
+// asan-ranks: 3
 /*
  * Setup costs, counted (colibri_setup_stats), not timed:
  *  - creating communicators (dup, split, create) costs colibri nothing: no

@@ -1,5 +1,6 @@
 // ranks: 1 2 3 4 5 7 8
 // mpich-ranks: 2
+// asan-ranks: 3
 /*
  * Sparse reductions against colibri's dense algorithm with the same
  * reduction order, bit for bit:

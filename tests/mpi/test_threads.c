@@ -1,4 +1,5 @@
 // ranks: 2 4
+// asan-ranks: 2
 /*
  * Collectives from several threads at once (MPI_THREAD_MULTIPLE), each on
  * its own communicator: colibri's process-wide tables (group states, the
