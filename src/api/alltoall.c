@@ -411,10 +411,11 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
 
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
     if (rc != MPI_SUCCESS || !op->alg) {
+        struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
         exchange_destroy(op);
         if (rc != MPI_SUCCESS)
             return raise_error(a->comm, fn, rc, msg);
-        c->cs->last[a->coll] = "native";
+        cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         return native_exchange(a, kind, req);
     }

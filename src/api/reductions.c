@@ -349,9 +349,10 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         return raise_error(a->comm, fname, rc, msg);
     }
     if (!op->alg) {
+        struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
         reduction_destroy(op);
         if (state_rc == MPI_SUCCESS)
-            c->cs->last[a->coll] = "native";
+            cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         return native_call(a, kind, req);
     }

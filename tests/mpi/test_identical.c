@@ -1,5 +1,6 @@
 // ranks: 1 2 3 4 5 6 7 8
 // mpich-ranks: 2
+// asan-ranks: 3
 /*
  * Every rank receives bitwise the same allreduce result (MPI-4 6.9.1; MPICH
  * and Open MPI both had bugs here: mpich#6538, ompi#11721).  Every

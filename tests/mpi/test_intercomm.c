@@ -1,5 +1,6 @@
 // ranks: 2 3 4 5 8
 // mpich-ranks: 2 3
+// asan-ranks: 3
 /*
  * Intercommunicators: every collective colibri intercepts, on
  * intercommunicators whose two groups have different sizes, in both

@@ -1,6 +1,7 @@
 // ranks: 1 2 3 4 5 8
 // mpich-ranks: 2
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 3
+// asan-ranks: 1 3
 /*
  * Handles freed right after a nonblocking or persistent collective starts
  * (legal: MPI keeps them alive until the operation completes, MPI-4 2.5.1,
