@@ -29,6 +29,7 @@
 
 #include "colibri.h"
 #include "../lib/check.h"
+#include "../lib/proc.h"
 
 #define CHECK(cond, ...)                                                                          \
     do {                                                                                          \
@@ -41,18 +42,7 @@ static const long long PER_RANK = 9ll << 29;       /* 4.5 GiB, with room for the
 
 static int rank, size;
 
-static long long mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    long long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
+static long long mem_available(void) { return proc_kb_field("/proc/meminfo", "MemAvailable"); }
 
 static inline uint8_t ar_val(int64_t i, int r) { return (uint8_t)(i * 7 + r * 13 + (i >> 20)); }
 static inline uint8_t av_val(int64_t i, int r) { return (uint8_t)(i * 3 + r * 101 + (i >> 24)); }

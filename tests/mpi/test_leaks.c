@@ -46,6 +46,7 @@
 
 #include "colibri.h"
 #include "../lib/check.h"
+#include "../lib/proc.h"
 
 #define HEAP_SLACK (512 * 1024)
 #define RSS_SLACK (2 * 1024 * 1024)
@@ -64,18 +65,7 @@ static long long heap_in_use(void)
     return (long long)(m.uordblks + m.hblkhd);
 }
 
-static long long rss_bytes(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %lld kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
+static long long rss_bytes(void) { return proc_kb_field("/proc/self/status", "VmRSS"); }
 
 /* Counts of failures in the cycles themselves, reported once at the end
  * (10^5 check() calls would say nothing more). */
