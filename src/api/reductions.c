@@ -10,12 +10,14 @@
 #include "../select/select.h"
 #include "../config/config.h"
 #include "../kernels/sparse.h"
+#include "../patterns/node_reduce.h"
 #include "../runtime/native.h"
 #include "../runtime/operation.h"
 #include "../runtime/agree.h"
 #include "../runtime/executor.h"
 #include "../runtime/stats.h"
 #include "../runtime/validate.h"
+#include "../runtime/state/node.h"
 
 static const char *const fnames[CALL_KINDS][COLIBRI_NCOLL] = {
     {"MPI_Allreduce", "MPI_Reduce", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
@@ -139,6 +141,17 @@ static void estimate_served(struct sparse_estimate *e, bool chose_sparse)
     else if (e->interval < SPARSE_REUSE_MAX)
         e->interval *= 2;
     e->uses = e->interval;
+}
+
+/* Whether the call may run a node-aware algorithm: automatic selection,
+ * or one named. */
+static bool may_be_node_aware(colibri_coll coll, const char *requested)
+{
+    const char *name = requested ? requested : config_get()->algorithm[coll];
+    if (!name || !*name || strcmp(name, "auto") == 0)
+        return true;
+    const struct algorithm *a = catalog_find(coll, name);
+    return a && (a->restrictions & R_NODE_AWARE);
 }
 
 /* A reduction in flight: the operation and what it owns. */
@@ -340,6 +353,22 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         c->sp.counts = r->counts;
     }
 
+    /* Node-aware algorithms need the node layout (once per group; lazily
+     * predicted, no message) and the chunk of the node's reduction segment
+     * that this type allows. */
+    if (state_rc == MPI_SUCCESS && pf->dti_rc == MPI_SUCCESS && may_be_node_aware(a->coll, requested)) {
+        const struct node_layout *l;
+        rc = node_layout_get(c->cs, &l);
+        if (rc != MPI_SUCCESS) {
+            reduction_destroy(op);
+            return raise_error(a->comm, fname, rc, "could not determine the node layout");
+        }
+        const MPI_Aint over = pf->dti.true_extent - pf->dti.extent;
+        c->sp.layout = l;
+        c->sp.node_chunk = node_chunk_elems(cfg->node_shm_bytes - (over > 0 ? over : 0), NODE_SLOTS,
+                                            c->cs->grp->layout_max_ranks, pf->dti.extent);
+    }
+
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
     if (fresh)
         estimate_served(fresh, rc == MPI_SUCCESS && op->alg &&
@@ -362,6 +391,16 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     if (rc != MPI_SUCCESS) {
         reduction_destroy(op);
         return raise_error(a->comm, fname, rc, "could not set up the communicator");
+    }
+    if (op->alg->restrictions & R_NODE_AWARE) {
+        rc = node_reduction_attach(c->cs, &c->shm);
+        if (rc != MPI_SUCCESS) {
+            reduction_destroy(op);
+            return raise_error(a->comm, fname, rc, "could not attach the node's reduction segment");
+        }
+        /* element 0 of the data area holds the type's first byte */
+        c->shm.base = (char *)c->shm.base - c->dti.true_lb;
+        c->shm.slot_elems = node_slot_elems(c->cs->red.nloc, c->sp.node_chunk);
     }
     if (sparse_ok)
         r->sparse.bytes_saved = &c->cs->sparse_saved;

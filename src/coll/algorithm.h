@@ -19,6 +19,14 @@ struct cost_params {
      * slice, pack, unpack, merge or join, decode): per present element
      * this is branchy, scattered work, not the dense kernel's stream. */
     double sparse;
+    /* Node-aware reductions: seconds per byte copied into or out of the
+     * node's shared segment, and of a flag hand-off between two ranks of a
+     * node (a cache line moving between cores). */
+    double shm_beta, shm_alpha;
+    /* The MPI below's message latency and seconds per byte between two
+     * ranks of one node: a flat algorithm's alpha and beta when the whole
+     * communicator is on one node. */
+    double node_alpha, node_beta;
 };
 
 /* How many ranks share one node's network link in the worst case: the
@@ -26,6 +34,8 @@ struct cost_params {
  * node-aware, so their bandwidth term is paid this many times over (1 when
  * the layout is unknown, i.e. not needed by the selection). */
 int cost_link_share(const struct sched_params *p);
+
+
 
 /* Returns 0, or -1 when out of memory.  Builders assume the catalog's
  * restrictions hold; the selector guarantees it. */
@@ -43,6 +53,16 @@ typedef double (*cost_model_fn)(const struct sched_params *p, const struct cost_
  * the tables of docs/algorithms.md (`colibri-info --markdown`, checked by
  * tests/docs/algorithms.sh) all print this string; the file's header
  * comment derives it. */
+/* Node-aware reductions: the cost of the flat step between nodes, `inner`
+ * over sub (N nodes), its bandwidth term paid `share` times (the rails of
+ * a node share its network port), and of the on-node phases of a vector
+ * of n bytes: every rank copies n in and `out` bytes out, the busiest
+ * reduces `reduced` bytes from the segment, with `syncs` flag hand-offs. */
+double cost_node_inner(cost_model_fn inner, const struct sched_params *sub,
+                       const struct cost_params *m, int share);
+double cost_node_local(const struct cost_params *m, double n, double out, double reduced,
+                       int syncs);
+
 #define COST_FORMULA(coll, name, text) const char coll##_##name##_cost_formula[] = text
 #define DECLARE_COST_FORMULA(coll, name) extern const char coll##_##name##_cost_formula[]
 
@@ -59,23 +79,29 @@ DECLARE_ALGORITHM(allreduce, reduce_bcast);
 DECLARE_ALGORITHM(allreduce, knomial);
 DECLARE_ALGORITHM(allreduce, sparse_recursive_doubling);
 DECLARE_ALGORITHM(allreduce, sparse_rabenseifner);
+DECLARE_ALGORITHM(allreduce, node_leader);
+DECLARE_ALGORITHM(allreduce, node_split_rail);
 
 DECLARE_ALGORITHM(reduce, binomial);
 DECLARE_ALGORITHM(reduce, ordered_binomial);
 DECLARE_ALGORITHM(reduce, rabenseifner);
 DECLARE_ALGORITHM(reduce, sparse_binomial);
 DECLARE_ALGORITHM(reduce, sparse_rabenseifner);
+DECLARE_ALGORITHM(reduce, node_leader);
+DECLARE_ALGORITHM(reduce, node_split_rail);
 
 DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);
 DECLARE_ALGORITHM(reduce_scatter, ring);
 DECLARE_ALGORITHM(reduce_scatter, sparse_recursive_halving);
+DECLARE_ALGORITHM(reduce_scatter, node_split_rail);
 /* reduce_scatter_block runs the reduce_scatter builders and cost models;
  * its formulas for equal blocks, where they read differently, sit next to
  * them. */
 DECLARE_COST_FORMULA(reduce_scatter_block, recursive_halving);
 DECLARE_COST_FORMULA(reduce_scatter_block, pairwise);
 DECLARE_COST_FORMULA(reduce_scatter_block, ring);
+DECLARE_COST_FORMULA(reduce_scatter_block, node_split_rail);
 
 DECLARE_ALGORITHM(alltoall, bruck);
 DECLARE_ALGORITHM(alltoall, pairwise);

@@ -7,3 +7,19 @@ int cost_link_share(const struct sched_params *p)
     const struct node_layout *l = p->layout;
     return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
 }
+
+double cost_node_inner(cost_model_fn inner, const struct sched_params *sub,
+                       const struct cost_params *m, int share)
+{
+    if (!inner || sub->size <= 1)
+        return 0;
+    struct cost_params shared = *m;
+    shared.beta *= share;
+    return inner(sub, &shared);
+}
+
+double cost_node_local(const struct cost_params *m, double n, double out, double reduced,
+                       int syncs)
+{
+    return syncs * m->shm_alpha + (n + out + reduced) * m->shm_beta + reduced * m->gamma;
+}

@@ -45,6 +45,8 @@ void colibri_config_reload(void)
     cfg.setup_eager = setup && strcmp(setup, "eager") == 0;
     const char *cache = getenv("COLIBRI_CACHE_BYTES");
     cfg.cache_bytes = cache && *cache ? strtoll(cache, NULL, 10) : 8ll << 20;
+    const char *shm = getenv("COLIBRI_NODE_SHM_BYTES");
+    cfg.node_shm_bytes = shm && *shm ? strtoll(shm, NULL, 10) : 8ll << 20;
     cfg.stats = env_flag("COLIBRI_STATS");
     cfg.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
     env_string("COLIBRI_COST_MODEL", cfg.cost_model, sizeof cfg.cost_model);

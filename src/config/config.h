@@ -22,6 +22,8 @@ struct config {
     long segment_bytes;                /* COLIBRI_SEGMENT_BYTES */
     bool setup_eager;                  /* COLIBRI_SETUP=eager (default lazy) */
     long long cache_bytes;             /* COLIBRI_CACHE_BYTES (default 8 MiB) */
+    long long node_shm_bytes;          /* COLIBRI_NODE_SHM_BYTES (default 8 MiB): data area of
+                                        * a communicator's node reduction segment */
     bool stats;                        /* COLIBRI_STATS set, not "0" */
     bool progress_thread;              /* COLIBRI_PROGRESS_THREAD set, not "0" */
     char cost_model[256];              /* COLIBRI_COST_MODEL, "" when unset */

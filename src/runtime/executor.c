@@ -9,6 +9,8 @@
  * without large-count point-to-point.
  */
 #include <limits.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,11 +57,68 @@ int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64
     return MPI_SUCCESS;
 }
 
-static int reduce_op(const struct coll_call *c, void *const buf[], const struct sched_op *op)
+/*
+ * Slots and flags of the node's reduction segment (schedule.h,
+ * patterns/node_reduce.h).  An op marked with a use u addresses slot
+ * (epoch + u) mod NODE_SLOTS: its BUF_SHM offsets are relative to that
+ * slot's data, its flag index to that slot's flags.
+ */
+static int64_t slot_of(const struct exec *x, unsigned flags)
 {
+    const unsigned rel = (flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT;
+    return rel ? (int64_t)((x->epoch + rel - 1) % NODE_SLOTS) : 0;
+}
+
+static int64_t shm_off(const struct exec *x, const struct sched_op *op, int buf, int64_t off)
+{
+    return buf == BUF_SHM ? off + slot_of(x, op->flags) * x->c->shm.slot_elems : off;
+}
+
+static _Atomic uint64_t *flag_at(const struct exec *x, const struct sched_op *op, int64_t idx)
+{
+    const struct node_segment *g = &x->c->shm;
+    return (_Atomic uint64_t *)(g->flags +
+                                (slot_of(x, op->flags) * g->slot_flags + idx) * NODE_FLAG_STRIDE);
+}
+
+/* Polls until the flag holds at least `want`.  Another rank of the node
+ * sets it, maybe one that shares this core: after a short spin (the
+ * common case, a partner on another core about to store) the wait yields
+ * the core at every poll, so an oversubscribed node makes progress.  Under
+ * SimGrid SMPI the ranks are threads of one simulation that only switch
+ * at MPI or SMPI calls: each poll is charged NODE_POLL_SECONDS of
+ * simulated time, the latency of a cache line moving between cores, and
+ * lets the others run. */
+#define NODE_SPINS 2000
+#define NODE_POLL_SECONDS 5e-8
+static bool flag_reached(_Atomic uint64_t *f, uint64_t want)
+{
+    return atomic_load_explicit(f, memory_order_acquire) >= want;
+}
+
+static void flag_wait(_Atomic uint64_t *f, uint64_t want)
+{
+    for (unsigned i = 0; !flag_reached(f, want); i++) {
+#ifdef SMPI_H
+        smpi_execute(NODE_POLL_SECONDS);
+#else
+        if (i < NODE_SPINS) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        } else {
+            sched_yield();
+        }
+#endif
+    }
+}
+
+static int reduce_op(const struct exec *x, void *const buf[], const struct sched_op *op)
+{
+    const struct coll_call *c = x->c;
     const struct dtinfo *d = &c->dti;
-    void *src = at(buf[op->src_buf], op->src_off, d);
-    void *dst = at(buf[op->dst_buf], op->dst_off, d);
+    void *src = at(buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d);
+    void *dst = at(buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d);
     if (!(op->flags & SOP_DST_IS_LEFT) || c->red.commutative)
         return exec_reduce_local(&c->red, src, dst, op->count, d);
     /* dst = dst (op) src with MPI_Reduce_local's fixed order: combine into the
@@ -91,9 +150,10 @@ static int grow_tmp(const struct dtinfo *d, void *buf[], void *blocks[], int64_t
 
 /* Posts a round's receives, then its sends.  req_op[j] gets the index (in
  * ops) of the op request j belongs to, for the SOP_UPTO receives. */
-static int post_round(const struct coll_call *c, void *const buf[], const struct sched_op *ops,
+static int post_round(const struct exec *x, void *const buf[], const struct sched_op *ops,
                       uint32_t nops, int tag, MPI_Request *reqs, uint32_t *req_op, int *nreq)
 {
+    const struct coll_call *c = x->c;
     const struct dtinfo *d = &c->dti;
     int rc = MPI_SUCCESS;
     for (int pass = 0; pass < 2; pass++) {
@@ -104,7 +164,7 @@ static int post_round(const struct coll_call *c, void *const buf[], const struct
             const bool bytes = op->flags & SOP_BYTES;
             MPI_Datatype dt = bytes ? MPI_BYTE : c->dt;
             char *base = bytes ? (char *)buf[op->src_buf] + op->src_off
-                               : at(buf[op->src_buf], op->src_off, d);
+                               : at(buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d);
             int64_t done = 0;
             do { /* once even for a zero-byte SOP_SYNC message */
                 int n = (int)(op->count - done < SCHED_CHUNK ? op->count - done : SCHED_CHUNK);
@@ -185,15 +245,13 @@ static int post_next(struct exec *x)
     const struct sched_round *r = &s->rounds[x->round];
     x->nreq = 0;
     x->posted = true;
-    return post_round(c, x->buf, &s->ops[r->first_op], r->n_ops, x->tag, reqs_of(x), op_of(x),
+    return post_round(x, x->buf, &s->ops[r->first_op], r->n_ops, x->tag, reqs_of(x), op_of(x),
                       &x->nreq);
 }
 
-/* The posted round's messages are complete: record SOP_UPTO sizes, apply
- * its local operations, move to the next round. */
-static int finish_round(struct exec *x)
+/* The posted round's messages are complete: record SOP_UPTO sizes. */
+static int messages_done(struct exec *x)
 {
-    struct coll_call *c = x->c;
     const struct sched_round *r = &x->s->rounds[x->round];
     struct sched_op *ops = &x->s->ops[r->first_op];
     const uint32_t *req_op = op_of(x);
@@ -208,17 +266,47 @@ static int finish_round(struct exec *x)
             op->count = got;
         }
     }
-    for (uint32_t i = 0; i < r->n_ops && rc == MPI_SUCCESS; i++) {
-        const struct sched_op *op = &ops[i];
-        if (op->kind == SOP_REDUCE)
-            rc = reduce_op(c, x->buf, op);
-        else if (op->kind == SOP_COPY)
-            rc = copy_elems(at(x->buf[op->src_buf], op->src_off, &c->dti),
-                            at(x->buf[op->dst_buf], op->dst_off, &c->dti), op->count, c->dt,
-                            &c->dti);
+    x->nreq = 0;
+    return rc;
+}
+
+/* Applies the round's local operations from x->local, in order, then moves
+ * to the next round.  A flag wait that is not yet satisfied blocks when
+ * `wait`; otherwise it leaves *blocked set and x->local at that op, for
+ * the next step to resume from. */
+static int finish_round(struct exec *x, bool wait, bool *blocked)
+{
+    struct coll_call *c = x->c;
+    const struct sched_round *r = &x->s->rounds[x->round];
+    const struct sched_op *ops = &x->s->ops[r->first_op];
+    const struct dtinfo *d = &c->dti;
+    int rc = MPI_SUCCESS;
+    for (; x->local < r->n_ops && rc == MPI_SUCCESS; x->local++) {
+        const struct sched_op *op = &ops[x->local];
+        if (op->kind == SOP_REDUCE) {
+            rc = reduce_op(x, x->buf, op);
+        } else if (op->kind == SOP_COPY) {
+            rc = copy_elems(at(x->buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d),
+                            at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
+                            op->count, c->dt, d);
+        } else if (op->kind == SOP_FLAG_SET) {
+            atomic_store_explicit(flag_at(x, op, op->dst_off), x->epoch + (uint64_t)op->count,
+                                  memory_order_release);
+        } else if (op->kind == SOP_FLAG_WAIT) {
+            /* a wait for an earlier use before the first one holds at once */
+            if (op->count < 0 && (uint64_t)-op->count >= x->epoch)
+                continue;
+            _Atomic uint64_t *f = flag_at(x, op, op->src_off);
+            const uint64_t want = x->epoch + (uint64_t)op->count;
+            if (!wait && !flag_reached(f, want)) {
+                *blocked = true;
+                return MPI_SUCCESS;
+            }
+            flag_wait(f, want);
+        }
     }
     x->posted = false;
-    x->nreq = 0;
+    x->local = 0;
     x->round++;
     return rc;
 }
@@ -233,7 +321,14 @@ int exec_start(struct exec *x, struct coll_call *c, struct schedule *s, int tag)
     x->buf[BUF_SHM] = c->shm.base;
     x->tag = tag;
     x->round = 0;
+    x->local = 0;
     x->nreq = 0;
+    /* This run's epochs: taken at the start, in call order (schedule.h) */
+    x->epoch = 0;
+    if (s->shm_epochs > 0 && c->shm.epoch) {
+        x->epoch = *c->shm.epoch;
+        *c->shm.epoch += (uint64_t)s->shm_epochs;
+    }
     x->posted = false;
     x->finished = false;
     return post_next(x);
@@ -252,9 +347,14 @@ int exec_step(struct exec *x, bool wait, bool *done)
                 if (rc == MPI_SUCCESS && !flag)
                     break;
             }
+            if (rc == MPI_SUCCESS)
+                rc = messages_done(x);
         }
+        bool blocked = false;
         if (rc == MPI_SUCCESS && x->posted)
-            rc = finish_round(x);
+            rc = finish_round(x, wait, &blocked);
+        if (blocked)
+            break;
         if (rc == MPI_SUCCESS)
             rc = post_next(x);
     }

@@ -34,6 +34,8 @@ struct exec {
     int64_t cap_reqs;          /* 0: the small arrays are in use */
     int nreq;                  /* requests of the posted round */
     uint32_t round;            /* the round posted, or the next to post */
+    uint32_t local;            /* its next local operation (after a flag wait) */
+    uint64_t epoch;            /* the run's first epoch (schedule.h, SOP_FLAG_SET) */
     int tag;
     bool posted, finished;
 };

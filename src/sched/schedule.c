@@ -114,6 +114,45 @@ void sched_await(struct schedule *s, int peer)
     add(s, SOP_RECV, peer, BUF_TMP, 0, BUF_TMP, 0, 0, SOP_SYNC);
 }
 
+/* The slot bits of use u (SOP_SLOT_SHIFT): u mod NODE_SLOTS, plus one so
+ * that 0 means "not slot-relative". */
+static unsigned slot_bits(int u)
+{
+    return (((unsigned)u % NODE_SLOTS) + 1u) << SOP_SLOT_SHIFT;
+}
+
+void sched_flag_set(struct schedule *s, int u, int flag)
+{
+    add(s, SOP_FLAG_SET, -1, BUF_SHM, 0, BUF_SHM, flag, u, SOP_SYNC | slot_bits(u));
+}
+
+void sched_flag_wait(struct schedule *s, int u, int flag, int64_t delta)
+{
+    add(s, SOP_FLAG_WAIT, -1, BUF_SHM, flag, BUF_SHM, 0, u + delta, SOP_SYNC | slot_bits(u));
+}
+
+void sched_copy_slot(struct schedule *s, int u, int src, int64_t src_off, int dst,
+                     int64_t dst_off, int64_t count)
+{
+    add(s, SOP_COPY, -1, src, src_off, dst, dst_off, count, slot_bits(u));
+}
+
+void sched_reduce_slot(struct schedule *s, int u, int src, int64_t src_off, int dst,
+                       int64_t dst_off, int64_t count, unsigned flags)
+{
+    add(s, SOP_REDUCE, -1, src, src_off, dst, dst_off, count, flags | slot_bits(u));
+}
+
+void sched_send_slot(struct schedule *s, int u, int peer, int buf, int64_t off, int64_t count)
+{
+    add(s, SOP_SEND, peer, buf, off, buf, off, count, slot_bits(u));
+}
+
+void sched_recv_slot(struct schedule *s, int u, int peer, int buf, int64_t off, int64_t count)
+{
+    add(s, SOP_RECV, peer, buf, off, buf, off, count, slot_bits(u));
+}
+
 void sched_reduce(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
                   int64_t count, unsigned flags)
 {
@@ -183,9 +222,19 @@ void sched_cost(const struct schedule *s, size_t elem_size, struct sched_cost *c
                 break;
             case SOP_REDUCE:
                 c->elems_reduced += op->count;
+                if (op->src_buf == BUF_SHM || op->dst_buf == BUF_SHM)
+                    c->shm_elems_reduced += op->count;
                 break;
             case SOP_COPY:
                 c->elems_copied += op->count;
+                if (op->src_buf == BUF_SHM || op->dst_buf == BUF_SHM)
+                    c->shm_elems_copied += op->count;
+                break;
+            case SOP_FLAG_SET:
+                c->flag_sets++;
+                break;
+            case SOP_FLAG_WAIT:
+                c->flag_waits++;
                 break;
             }
         }

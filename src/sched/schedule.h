@@ -39,7 +39,15 @@ enum sched_buf {
     BUF_NBUFS = 5
 };
 
-enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY };
+/* SOP_FLAG_SET and SOP_FLAG_WAIT order the ranks of a node around the
+ * node's reduction segment (patterns/node_reduce.h) without a message:
+ * each flag is a 64-bit counter in a cache line of its own that only ever
+ * grows.  SET stores (release) the value `epoch + count` into flag dst_off;
+ * WAIT waits until flag src_off holds at least `epoch + count` (acquire).
+ * `epoch` is the run's first epoch: a run takes schedule.shm_epochs epochs
+ * in a row from its communicator's counter, in call order, the same on
+ * every rank of the node, so no flag has to be reset between calls. */
+enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY, SOP_FLAG_SET, SOP_FLAG_WAIT };
 
 /* SOP_REDUCE flag: the destination holds the left (lower-rank) operand,
  * i.e. dst = dst (op) src.  Without it dst = src (op) dst, the order of
@@ -58,6 +66,14 @@ enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY };
  * receiver of a block of data-dependent size needs no extra message.  Must
  * not exceed SCHED_CHUNK (never split). */
 #define SOP_UPTO 0x8u
+/* Any op: its BUF_SHM offsets (flag indices for the flag ops) are relative
+ * to one slot of the node's reduction segment, slot (epoch + u) mod
+ * NODE_SLOTS for the use u of the run (patterns/node_reduce.h), encoded as
+ * SOP_SLOT(u).  A cached schedule so addresses the slot its use gets at
+ * each run, which differs from run to run. */
+#define NODE_SLOTS 2
+#define SOP_SLOT_SHIFT 4
+#define SOP_SLOT_MASK 0x30u
 
 /* Messages longer than this many elements go out as several, split the same
  * way on both sides, so any count works without large-count point-to-point. */
@@ -81,6 +97,7 @@ struct sched_round {
 
 struct schedule;
 struct sparse_op;
+struct cost_params;
 /* Dynamic schedules.  Some algorithms cannot know their later rounds before
  * data arrives (SLOAV learns the sizes of the blocks it forwards from the
  * previous round's metadata).  Their builder emits the rounds it can and sets
@@ -103,6 +120,9 @@ struct schedule {
      * of its schedule: growing the segment is collective over the node and
      * does not keep its contents. */
     int64_t shm_bytes;
+    /* Epochs (uses of a reduction-segment slot) one run takes (see
+     * SOP_FLAG_SET); 0 for schedules that use no flag. */
+    int64_t shm_epochs;
     int64_t max_round_msgs;  /* most MPI requests one round posts (after chunking) */
     bool oom;                /* an allocation failed while building */
     sched_resume_fn resume;  /* dynamic schedules only (see above) */
@@ -130,6 +150,16 @@ struct sched_params {
     const int64_t *scounts, *sdispls, *rcounts, *rdispls;
     /* Node-aware algorithms: which ranks share a node (NULL: unknown). */
     const struct node_layout *layout;
+    /* Node-aware reductions: elements of one rank's input slot in the node's
+     * reduction segment (patterns/node_reduce.h; the same on every node),
+     * 0 when there is no segment. */
+    int64_t node_chunk;
+    /* Node-aware reductions: the flat algorithm their ranks run between
+     * nodes, over N nodes and the slice they own, chosen by the selector
+     * (an algorithm's builder, coll/algorithm.h), and its radix. */
+    int (*inner)(const struct sched_params *p, struct schedule *s);
+    double (*inner_cost)(const struct sched_params *p, const struct cost_params *m);
+    int inner_radix;
     /* Sparse reductions (kernels/sparse.h): the operation's kernel and neutral
      * element, NULL when it has none (MAXLOC, user ops, derived types);
      * `density`, the expected fraction of non-neutral elements that every
@@ -181,6 +211,18 @@ void sched_copy(struct schedule *s, int src, int64_t src_off, int dst, int64_t d
 /* Zero-byte messages that order shared-memory accesses between two ranks. */
 void sched_signal(struct schedule *s, int peer);
 void sched_await(struct schedule *s, int peer);
+/* Flags of the reduction segment's slot of use u (SOP_FLAG_SET/WAIT):
+ * set flag `flag` to epoch + u, or wait until it holds epoch + u + delta
+ * (delta < 0: a flag of an earlier use of the slot). */
+void sched_flag_set(struct schedule *s, int u, int flag);
+void sched_flag_wait(struct schedule *s, int u, int flag, int64_t delta);
+/* Copy and reduce whose BUF_SHM side is in the slot of use u. */
+void sched_copy_slot(struct schedule *s, int u, int src, int64_t src_off, int dst,
+                     int64_t dst_off, int64_t count);
+void sched_reduce_slot(struct schedule *s, int u, int src, int64_t src_off, int dst,
+                       int64_t dst_off, int64_t count, unsigned flags);
+void sched_send_slot(struct schedule *s, int u, int peer, int buf, int64_t off, int64_t count);
+void sched_recv_slot(struct schedule *s, int u, int peer, int buf, int64_t off, int64_t count);
 /* Closes the current round; an empty round is not recorded. */
 void sched_round(struct schedule *s);
 void sched_need_tmp(struct schedule *s, int buf, int64_t count);
@@ -192,6 +234,10 @@ struct sched_cost {
     int64_t bytes_sent, bytes_recvd;
     int64_t elems_reduced; /* local reduction work, in elements */
     int64_t elems_copied;
+    /* Node-aware schedules: of the above, elements copied into or out of
+     * the node's segment and reduced from it, and flag operations. */
+    int64_t shm_elems_copied, shm_elems_reduced;
+    int64_t flag_sets, flag_waits;
 };
 /* Counts the rounds built so far; a dynamic schedule's later rounds are not
  * known without running it (the unit tests' loopback runner does that). */

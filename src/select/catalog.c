@@ -1,6 +1,8 @@
 /* The one catalog of colibri's algorithms (see catalog.h). */
 #include "catalog.h"
 
+#include "../patterns/node_reduce.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -25,17 +27,22 @@ const struct algorithm catalog[] = {
     ALG(allreduce, COLIBRI_ALLREDUCE, knomial, 0),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_recursive_doubling, R_NEUTRAL),
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_rabenseifner, R_NEUTRAL),
+    ALG(allreduce, COLIBRI_ALLREDUCE, node_leader, R_NODE_AWARE | R_NODE_ORDER),
+    ALG(allreduce, COLIBRI_ALLREDUCE, node_split_rail, R_NODE_AWARE | R_NODE_ORDER),
 
     ALG(reduce, COLIBRI_REDUCE, binomial, R_COMMUTATIVE),
     ALG(reduce, COLIBRI_REDUCE, ordered_binomial, 0),
     ALG(reduce, COLIBRI_REDUCE, rabenseifner, 0),
     ALG(reduce, COLIBRI_REDUCE, sparse_binomial, R_COMMUTATIVE | R_NEUTRAL),
     ALG(reduce, COLIBRI_REDUCE, sparse_rabenseifner, R_NEUTRAL),
+    ALG(reduce, COLIBRI_REDUCE, node_leader, R_NODE_AWARE | R_NODE_ORDER),
+    ALG(reduce, COLIBRI_REDUCE, node_split_rail, R_NODE_AWARE | R_NODE_ORDER),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, pairwise, R_COMMUTATIVE),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, ring, R_COMMUTATIVE),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, sparse_recursive_halving, R_NEUTRAL),
+    ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, node_split_rail, R_NODE_AWARE | R_NODE_ORDER),
 
     ALG_BLOCK(recursive_halving, 0),
     ALG_BLOCK(pairwise, R_COMMUTATIVE),
@@ -43,6 +50,7 @@ const struct algorithm catalog[] = {
     /* stated over N elements in all, its formula is reduce_scatter's */
     ENTRY(reduce_scatter, reduce_scatter, COLIBRI_REDUCE_SCATTER_BLOCK, sparse_recursive_halving,
           R_NEUTRAL, false),
+    ALG_BLOCK(node_split_rail, R_NODE_AWARE | R_NODE_ORDER),
 
     ALG_K(alltoall, COLIBRI_ALLTOALL, bruck, 0),
     ALG(alltoall, COLIBRI_ALLTOALL, pairwise, 0),
@@ -64,7 +72,7 @@ const char *colibri_coll_name(colibri_coll coll)
 }
 
 static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware",
-                                                "neutral-element", "blocking-only"};
+                                                "neutral-element", "blocking-only", "node-order"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {
@@ -95,6 +103,12 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "runs only as a blocking call (it grows the node's shared segment mid-run)";
     if ((a->restrictions & R_NODE_AWARE) && !p->layout)
         return "needs the node layout (node-aware)";
+    if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL && p->node_chunk < 1)
+        return "needs a node reduction segment that holds an element of the type "
+               "(COLIBRI_NODE_SHM_BYTES)";
+    if ((a->restrictions & R_NODE_ORDER) && !p->commutative &&
+        !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks))
+        return "needs a commutative operation, or every node holding consecutive ranks";
     if ((a->restrictions & R_NEUTRAL) &&
         (!p->sparse || vector_elems(p) * (int64_t)p->elem_size > SCHED_CHUNK))
         return "needs an operation with a neutral element (predefined, or registered with "

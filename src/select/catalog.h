@@ -28,6 +28,8 @@ enum restriction {
                                 * it grows the node's shared segment collectively over the
                                 * node in the middle of a run, which would block on ranks
                                 * that have not reached it */
+    R_NODE_ORDER = 1u << 5,  /* a non-commutative operation needs every node to hold
+                              * consecutive ranks (it combines nodes in node order) */
     /* No in-place restriction exists on purpose: for MPI_Reduce only the root
      * may pass MPI_IN_PLACE, and a choice that depended on it would differ
      * between ranks.  Every algorithm supports MPI_IN_PLACE. */

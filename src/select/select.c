@@ -32,6 +32,16 @@
  * 10% within 15%.  Without it auto took the sparse algorithms at 10%, 2.8x
  * slower than dense there. */
 #define SPARSE_DEFAULT 4.0e-10
+/* The node (COLIBRI_COST_MODEL's 6th to 9th values): colibri's own copies
+ * through a node's segment at 10 GB/s and a flag hand-off of 0.1 us (a
+ * cache line between cores), and the MPI below's messages between two
+ * ranks of one node at 0.5 us and 5 GB/s (a shared-memory transport: two
+ * copies, or one with CMA), which is what a flat algorithm pays when the
+ * whole communicator is on one node. */
+#define SHM_BETA_DEFAULT 1.0e-10
+#define SHM_ALPHA_DEFAULT 1.0e-7
+#define NODE_ALPHA_DEFAULT 5.0e-7
+#define NODE_BETA_DEFAULT 2.0e-10
 static struct cost_params model_params(void)
 {
     static struct cost_params m;
@@ -43,9 +53,14 @@ static struct cost_params model_params(void)
         m.gamma = 5.0e-11;
         m.o = 2.0e-7; /* 5 million messages per second and core */
         m.sparse = SPARSE_DEFAULT;
+        m.shm_beta = SHM_BETA_DEFAULT;
+        m.shm_alpha = SHM_ALPHA_DEFAULT;
+        m.node_alpha = NODE_ALPHA_DEFAULT;
+        m.node_beta = NODE_BETA_DEFAULT;
         if (cfg->cost_model[0])
-            sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o,
-                   &m.sparse);
+            sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta,
+                   &m.gamma, &m.o, &m.sparse, &m.shm_beta, &m.shm_alpha, &m.node_alpha,
+                   &m.node_beta);
         generation = cfg->generation;
     }
     return m;
@@ -133,8 +148,62 @@ static int tuned_choice(colibri_coll coll, const struct sched_params *p,
  * with no radix given, the radix that minimises it (ties: the smaller).
  * Candidates: 2..8, then powers of two, ceil(sqrt p) and p: a handful of
  * O(log p) evaluations.  Depends only on what all ranks agree on. */
+static double modelled_flat(const struct algorithm *a, const struct sched_params *p,
+                            const struct cost_params *m, int *radix);
+
+/*
+ * A node-aware reduction runs a flat algorithm between nodes: the one that
+ * makes it cheapest in the model (same collective, no node or sparse
+ * restriction, whose restrictions hold over N nodes).  Sets p's inner
+ * fields and returns the modelled time.  With one node there is no step
+ * between nodes.
+ */
+static double modelled_node(const struct algorithm *a, struct sched_params *p,
+                            const struct cost_params *m)
+{
+    p->inner = NULL, p->inner_cost = NULL, p->inner_radix = p->radix;
+    if (p->layout->n_nodes == 1 || a->coll >= COLIBRI_ALLTOALL)
+        return a->cost(p, m);
+    struct sched_params sub = {.size = p->layout->n_nodes, .count = p->count,
+                               .commutative = p->commutative, .nonblocking = p->nonblocking,
+                               .elem_size = p->elem_size};
+    double best = 0;
+    for (int i = 0; i < catalog_count; i++) {
+        const struct algorithm *c = &catalog[i];
+        if (c->coll != a->coll || (c->restrictions & (R_NODE_AWARE | R_NEUTRAL)) ||
+            catalog_violation(c, &sub))
+            continue;
+        struct sched_params q = *p;
+        q.inner = c->build, q.inner_cost = c->cost;
+        const double t = a->cost(&q, m);
+        if (!p->inner || t < best * (1 - 1e-9)) {
+            best = t;
+            p->inner = c->build, p->inner_cost = c->cost;
+        }
+    }
+    return p->inner ? best : -1;
+}
+
+/* The model's time of `a` for this call (negative: it cannot run), the
+ * radix it runs with, and for a node-aware reduction the flat algorithm
+ * between nodes (in *q, a copy of p).  A flat algorithm on a communicator
+ * that is all on one node sends through the MPI's shared-memory transport,
+ * at the node's alpha and beta. */
 static double modelled(const struct algorithm *a, const struct sched_params *p,
-                       const struct cost_params *m, int *radix)
+                       const struct cost_params *m, int *radix, struct sched_params *q)
+{
+    *q = *p;
+    *radix = p->radix;
+    if (a->restrictions & R_NODE_AWARE)
+        return a->coll < COLIBRI_ALLTOALL ? modelled_node(a, q, m) : a->cost(p, m);
+    struct cost_params on_node = *m;
+    if (p->layout && p->layout->n_nodes == 1)
+        on_node.alpha = m->node_alpha, on_node.beta = m->node_beta;
+    return modelled_flat(a, p, &on_node, radix);
+}
+
+static double modelled_flat(const struct algorithm *a, const struct sched_params *p,
+                            const struct cost_params *m, int *radix)
 {
     *radix = p->radix;
     if (!a->tunable_radix || p->radix > 0 || p->size <= 2)
@@ -197,10 +266,11 @@ struct memo {
     int size, root, radix_in;
     int64_t count, segment;
     size_t elem_size;
-    bool in_place, commutative, nonblocking, sparse, layout;
+    bool in_place, commutative, nonblocking, sparse;
+    const struct node_layout *layout;
+    int64_t node_chunk;
     double density, support, span, run_length;
-    const struct algorithm *alg;
-    int radix;
+    struct choice c;
 };
 #define MEMO_SLOTS 16
 static _Thread_local struct memo memo[MEMO_SLOTS];
@@ -216,7 +286,8 @@ static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
                          .radix_in = p->radix, .count = p->count, .segment = p->segment,
                          .elem_size = p->elem_size, .in_place = p->in_place,
                          .commutative = p->commutative, .nonblocking = p->nonblocking,
-                         .sparse = p->sparse != NULL, .layout = p->layout != NULL,
+                         .sparse = p->sparse != NULL, .layout = p->layout,
+                         .node_chunk = p->node_chunk,
                          .density = p->density, .support = p->support, .span = p->span,
                          .run_length = p->run_length};
 }
@@ -227,7 +298,8 @@ static bool memo_same(const struct memo *a, const struct memo *b)
            a->radix_in == b->radix_in && a->count == b->count && a->segment == b->segment &&
            a->elem_size == b->elem_size && a->in_place == b->in_place &&
            a->commutative == b->commutative && a->nonblocking == b->nonblocking &&
-           a->sparse == b->sparse && a->layout == b->layout && a->density == b->density &&
+           a->sparse == b->sparse && a->layout == b->layout && a->node_chunk == b->node_chunk &&
+           a->density == b->density &&
            a->support == b->support && a->span == b->span && a->run_length == b->run_length;
 }
 
@@ -238,55 +310,76 @@ static struct memo *memo_slot(const struct memo *k)
     return &memo[(h ^ h >> 29) % MEMO_SLOTS];
 }
 
-static const struct algorithm *choose(colibri_coll coll, const struct sched_params *p,
-                                      int *radix);
+static void choose(colibri_coll coll, const struct sched_params *p, struct choice *c);
 
 const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
                                           int *radix)
 {
-    if (!memo_applies(coll, p))
-        return choose(coll, p, radix);
+    struct choice c;
+    select_choice(coll, p, &c);
+    *radix = c.radix;
+    return c.alg;
+}
+
+void select_choice(colibri_coll coll, const struct sched_params *p, struct choice *c)
+{
+    if (!memo_applies(coll, p)) {
+        choose(coll, p, c);
+        return;
+    }
     struct memo k = memo_key(coll, p);
     struct memo *m = memo_slot(&k);
     if (!memo_same(m, &k)) {
-        k.alg = choose(coll, p, &k.radix);
+        choose(coll, p, &k.c);
         *m = k;
     }
-    *radix = m->radix;
-    return m->alg;
+    *c = m->c;
+}
+
+static void choice_of(const struct algorithm *a, int radix, const struct sched_params *q,
+                      struct choice *c)
+{
+    *c = (struct choice){a, radix, q->inner, q->inner_cost, q->inner_radix};
 }
 
 /* The choice itself: a tuning rule, else the cost model's minimum. */
-static const struct algorithm *choose(colibri_coll coll, const struct sched_params *p,
-                                      int *radix)
+static void choose(colibri_coll coll, const struct sched_params *p, struct choice *c)
 {
     const struct algorithm *tuned;
-    *radix = p->radix;
+    struct cost_params m = model_params();
+    struct sched_params q;
+    int radix;
+    *c = (struct choice){NULL, p->radix, NULL, NULL, 0};
     if (tuned_choice(coll, p, &tuned)) {
         if (tuned) {
-            struct cost_params m = model_params();
-            modelled(tuned, p, &m, radix);
+            modelled(tuned, p, &m, &radix, &q);
+            choice_of(tuned, radix, &q, c);
         }
-        return tuned;
+        return;
     }
-    struct cost_params m = model_params();
-    const struct algorithm *best = NULL;
     double best_t = 0;
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
         if (a->coll != coll || catalog_violation(a, p))
             continue;
-        int k;
-        double t = modelled(a, p, &m, &k);
+        double t = modelled(a, p, &m, &radix, &q);
         /* Ties (e.g. rabenseifner and rabenseifner_3_2 at p = 2^k, equal up
          * to rounding) go to the earlier catalog entry, not to rounding. */
-        if (!best || t < best_t * (1 - 1e-9)) {
-            best = a;
+        if (t >= 0 && (!c->alg || t < best_t * (1 - 1e-9))) {
+            choice_of(a, radix, &q, c);
             best_t = t;
-            *radix = k;
         }
     }
-    return best;
+}
+
+/* Puts a choice into the call's parameters. */
+static void apply(const struct choice *c, struct sched_params *p, const struct algorithm **alg)
+{
+    *alg = c->alg;
+    p->radix = c->radix;
+    p->inner = c->inner;
+    p->inner_cost = c->inner_cost;
+    p->inner_radix = c->inner_radix;
 }
 
 int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requested,
@@ -294,10 +387,10 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
     *alg = NULL;
-    int radix = p->radix;
+    struct choice c;
     if (!name || !*name || strcmp(name, "auto") == 0) {
-        *alg = select_auto_radix(coll, p, &radix);
-        p->radix = radix;
+        select_choice(coll, p, &c);
+        apply(&c, p, alg);
         return MPI_SUCCESS;
     }
     if (strcmp(name, "native") == 0)
@@ -313,9 +406,11 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
     const char *why = catalog_violation(a, p);
     if (!why) {
         struct cost_params m = model_params();
-        modelled(a, p, &m, &radix);
-        p->radix = radix;
-        *alg = a;
+        struct sched_params q;
+        int radix;
+        modelled(a, p, &m, &radix, &q);
+        choice_of(a, radix, &q, &c);
+        apply(&c, p, alg);
         return MPI_SUCCESS;
     }
     enum fallback f = config_get()->fallback;
@@ -324,8 +419,8 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
                  colibri_coll_name(coll), name, why);
         return MPI_ERR_ARG;
     }
-    *alg = select_auto_radix(coll, p, &radix);
-    p->radix = radix;
+    select_choice(coll, p, &c);
+    apply(&c, p, alg);
     if (f == FALLBACK_WARN && p->rank == 0)
         fprintf(stderr, "colibri: warning: %s algorithm '%s' %s; using '%s'\n",
                 colibri_coll_name(coll), name, why, *alg ? (*alg)->name : "native");

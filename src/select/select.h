@@ -21,6 +21,16 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
  * size, commutativity, root), so all ranks pick the same. */
 const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p);
 /* The same, also giving the radix to run it with (p->radix when set). */
+/* What automatic selection chose: the algorithm (NULL: native), its radix,
+ * and for a node-aware reduction the flat algorithm between nodes. */
+struct choice {
+    const struct algorithm *alg;
+    int radix;
+    int (*inner)(const struct sched_params *p, struct schedule *s);
+    double (*inner_cost)(const struct sched_params *p, const struct cost_params *m);
+    int inner_radix;
+};
+void select_choice(colibri_coll coll, const struct sched_params *p, struct choice *c);
 const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
                                           int *radix);
 

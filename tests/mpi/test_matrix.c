@@ -63,6 +63,11 @@ static void load_catalog(void)
                 a.commutative_only = true;
             else if (strcmp(w, "power-of-two") == 0)
                 a.pow2_only = true;
+            /* Node-aware reductions: every rank here is on one node, whose
+             * ranks are consecutive in every communicator, so neither
+             * restricts a case (tests/smpi runs them over several nodes). */
+            else if (strcmp(w, "node-aware") == 0 || strcmp(w, "node-order") == 0)
+                continue;
             else
                 unknown = w;
         }

@@ -8,8 +8,10 @@
  * addresses in each process, which is what BUF_SHM offsets assume.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../config/config.h"
+#include "../../patterns/node_reduce.h"
 #include "../../patterns/nodes.h"
 #include "node.h"
 #include "setup.h"
@@ -114,6 +116,7 @@ int node_layout_get(struct comm_state *cs, const struct node_layout **out)
     }
     g->layout = (struct node_layout){n_nodes, mem, mem + size, mem + 2 * size, mem + 3 * size + 1};
     g->layout_mem = mem;
+    g->layout_max_ranks = node_max_ranks(n_nodes, g->layout.node_start);
     group_state_keep_world(g);
     *out = &g->layout;
     return MPI_SUCCESS;
@@ -218,8 +221,92 @@ int node_segment_attach(struct comm_state *cs, struct node_segment *seg)
     return MPI_SUCCESS;
 }
 
+int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
+{
+    struct node_reduction *r = &cs->red;
+    if (!r->flags) {
+        if (!cs->grp->layout_mem)
+            return MPI_ERR_INTERN;
+        struct node_state *ns = &cs->own_node;
+        int rc = ns->comm == MPI_COMM_NULL ? node_comm_create(cs, ns) : MPI_SUCCESS;
+        int node_rank = 0;
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Comm_size(ns->comm, &r->nloc);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Comm_rank(ns->comm, &node_rank);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        const int64_t flag_bytes =
+            (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) * NODE_FLAG_STRIDE;
+        const int64_t data = config_get()->node_shm_bytes > 0 ? config_get()->node_shm_bytes : 0;
+        const int64_t bytes = flag_bytes + data;
+        void *base, *shm;
+        MPI_Win win;
+        rc = PMPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL,
+                                      ns->comm, &base, &win);
+        setup_count_collective(0);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        MPI_Aint got;
+        int disp;
+        rc = PMPI_Win_shared_query(win, 0, &got, &disp, &shm);
+        if (rc == MPI_SUCCESS && got < bytes)
+            rc = MPI_ERR_NO_MEM;
+        /* Flags start at 0, below every epoch (from 1): zeroed by the
+         * owner before anyone may read them. */
+        if (rc == MPI_SUCCESS && node_rank == 0)
+            memset(shm, 0, (size_t)flag_bytes);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Barrier(ns->comm);
+        if (rc != MPI_SUCCESS) {
+            PMPI_Win_free(&win);
+            return rc;
+        }
+        r->win = win;
+        r->flags = shm;
+        r->data = (char *)shm + flag_bytes;
+        r->data_bytes = data;
+        r->epoch = 1;
+        if (node_rank == 0)
+            setup_stats.shm_bytes += bytes;
+    }
+    seg->cs = cs;
+    seg->base = r->data;
+    seg->size = r->data_bytes;
+    seg->flags = r->flags;
+    seg->slot_flags = node_slot_flags(r->nloc);
+    seg->epoch = &r->epoch;
+    return MPI_SUCCESS;
+}
+
+/* Frees the communicator's reduction segment and, when no node state uses
+ * it, the node communicator it lives on. */
+static void reduction_release(struct comm_state *cs, int finalized)
+{
+    struct node_reduction *r = &cs->red;
+    if (r->flags && !finalized) {
+        int node_rank = 1;
+        PMPI_Comm_rank(cs->own_node.comm, &node_rank);
+        if (node_rank == 0)
+            setup_stats.shm_bytes -= (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) *
+                                         NODE_FLAG_STRIDE + r->data_bytes;
+        PMPI_Win_free(&r->win);
+    }
+    r->flags = NULL;
+    r->data = NULL;
+    if (cs->node != &cs->own_node && cs->own_node.comm != MPI_COMM_NULL) {
+        if (!finalized)
+            PMPI_Comm_free(&cs->own_node.comm);
+        cs->own_node.comm = MPI_COMM_NULL;
+    }
+}
+
 void node_state_release(struct comm_state *cs)
 {
+    int finalized_now = 0;
+    PMPI_Finalized(&finalized_now);
+    reduction_release(cs, finalized_now);
+
     struct node_state *ns = cs->node;
     cs->node = NULL;
     if (!ns || --ns->users > 0)

@@ -20,12 +20,23 @@
  * and, in a correct program, the same order of collectives. */
 int node_layout_get(struct comm_state *cs, const struct node_layout **out);
 
-/* A call's view of its node's shared segment. */
+/* A call's view of its node's shared segment: the node state's growable
+ * one (SLOAVx), or the communicator's reduction segment, whose slots and
+ * flags (patterns/node_reduce.h) the executor addresses. */
 struct node_segment {
     struct comm_state *cs; /* NULL: not bound */
     void *base;
     int64_t size;          /* bytes; 0 until the first node_segment_grow */
+    /* Reduction segment only (flags NULL otherwise). */
+    unsigned char *flags;
+    int64_t slot_elems;    /* a slot's data, in elements of the call's type */
+    int slot_flags;
+    uint64_t *epoch;
 };
+
+/* Bytes between two flags: one cache line each, so a rank spinning on one
+ * does not slow down the rank writing the next. */
+#define NODE_FLAG_STRIDE 64
 
 /* Binds seg to the communicator's node segment (needs node_layout_get
  * first).  The first call on a node state creates the node's communicator
@@ -46,6 +57,13 @@ struct node_segment {
  * which a correct program orders alike on every rank. */
 int node_segment_attach(struct comm_state *cs, struct node_segment *seg);
 int node_segment_grow(struct node_segment *seg, int64_t bytes);
+
+/* Binds seg to the communicator's reduction segment (cs->red), creating
+ * it on first use: collective over the node's ranks (the node
+ * communicator, then MPI_Win_allocate_shared of the flags and a data area
+ * of the configured size, zeroed).  seg->base is the data area; the caller
+ * sets slot_elems for its element size. */
+int node_reduction_attach(struct comm_state *cs, struct node_segment *seg);
 
 /* Drops the communicator's use of its node state, freeing the node
  * communicator and segment with their last user (comm_state.c, on state

@@ -60,7 +60,9 @@ static bool same_key(const struct sched_params *x, const struct sched_params *y)
 {
     return x->rank == y->rank && x->size == y->size && x->root == y->root &&
            x->count == y->count && x->elem_size == y->elem_size && x->in_place == y->in_place &&
-           x->commutative == y->commutative && x->segment == y->segment && x->radix == y->radix;
+           x->commutative == y->commutative && x->segment == y->segment && x->radix == y->radix &&
+           x->node_chunk == y->node_chunk && x->inner == y->inner &&
+           x->inner_radix == y->inner_radix;
 }
 
 static void recency_unlink(struct sched_entry *e)

@@ -48,6 +48,7 @@ struct group_state {
     bool shared;              /* in the table (lazy setup); eager states are private */
     struct node_layout layout;
     int *layout_mem;          /* NULL: layout not computed yet */
+    int layout_max_ranks;     /* the most ranks on one node of the layout */
     struct node_state node;   /* used by its communicators when they cannot overlap (node.h) */
     struct sched_entry *cached; /* this group's cached schedules (sched_cache.c) */
 };
@@ -91,6 +92,20 @@ struct comm_state {
      * may overlap (node_state_bind). */
     struct node_state *node;
     struct node_state own_node;
+    /* Node-aware reductions (node.c, node_reduction_attach): the
+     * communicator's own reduction segment on the node communicator of
+     * own_node, never shared with another communicator, so that calls on
+     * two communicators, which may overlap or run in different orders on
+     * different ranks, never share a slot.  `epoch` counts the slot uses
+     * of the calls started on it (schedule.h, SOP_FLAG_SET). */
+    struct node_reduction {
+        MPI_Win win;          /* valid while flags != NULL */
+        unsigned char *flags; /* NODE_SLOTS x node_slot_flags(L) counters, a cache line each */
+        char *data;           /* node_shm_bytes of slots after the flags */
+        int64_t data_bytes;
+        int nloc;             /* ranks on this node */
+        uint64_t epoch;
+    } red;
     /* Nonblocking and persistent operations using the state (they may
      * outlive the program's handle of the communicator: MPI_Comm_free only
      * marks it for deallocation, MPI-4 7.4.3); once the program has freed

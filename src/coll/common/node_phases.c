@@ -1,0 +1,119 @@
+/* Phases of the node-aware reductions (node_phases.h). */
+#include <stdlib.h>
+
+#include "node_phases.h"
+
+void node_view_init(struct node_view *v, const struct sched_params *p)
+{
+    const struct node_layout *l = p->layout;
+    v->l = l;
+    v->me = p->rank;
+    v->node = l->node_of[p->rank];
+    v->li = l->local_index[p->rank];
+    v->L = l->node_start[v->node + 1] - l->node_start[v->node];
+    v->N = l->n_nodes;
+    v->R = node_fewest(l->n_nodes, l->node_start);
+    v->C = p->node_chunk;
+}
+
+void node_set(struct schedule *s, const struct node_view *v, int u, enum node_flag f)
+{
+    sched_flag_set(s, u, node_flag(v->li, f));
+}
+
+void node_wait(struct schedule *s, const struct node_view *v, int u, enum node_flag f, int first,
+               int n)
+{
+    for (int l = first; l < first + n; l++)
+        if (l != v->li || f != NODE_READY)
+            sched_flag_wait(s, u, node_flag(l, f), 0);
+}
+
+void node_reuse_wait(struct schedule *s, const struct node_view *v, int u)
+{
+    /* Not on this rank's own DONE: its earlier uses ended in program
+     * order. */
+    for (int l = 0; l < v->L; l++)
+        if (l != v->li)
+            sched_flag_wait(s, u, node_flag(l, NODE_DONE), -NODE_SLOTS);
+}
+
+void node_publish(struct schedule *s, const struct node_view *v, int u, int buf, int64_t off,
+                  int64_t len)
+{
+    node_reuse_wait(s, v, u);
+    sched_copy_slot(s, u, buf, off, BUF_SHM, node_input(v->li, v->C), len);
+    node_set(s, v, u, NODE_READY);
+}
+
+void node_reduce(struct schedule *s, const struct node_view *v, int u, int64_t at, int64_t len,
+                 int dst, int64_t off)
+{
+    node_wait(s, v, u, NODE_READY, 0, v->L);
+    /* in0 (op) (in1 (op) ( ... (op) in_{L-1})): MPI_Reduce_local's order,
+     * dst = src (op) dst, from the last input down, so a non-commutative
+     * operation sees its operands in rank order. */
+    sched_copy_slot(s, u, BUF_SHM, node_input(v->L - 1, v->C) + at, dst, off, len);
+    for (int l = v->L - 2; l >= 0; l--)
+        sched_reduce_slot(s, u, BUF_SHM, node_input(l, v->C) + at, dst, off, len, 0);
+}
+
+struct sched_params node_sub_params(const struct sched_params *p, int64_t count)
+{
+    return (struct sched_params){.count = count,
+                                 .elem_size = p->elem_size,
+                                 .commutative = p->commutative,
+                                 .segment = p->segment,
+                                 .radix = p->inner_radix};
+}
+
+int node_embed(struct schedule *s, sched_build_fn inner, const struct sched_params *sub,
+               const int *group, int u, int sbuf, int64_t soff, int rbuf, int64_t roff)
+{
+    struct schedule in;
+    sched_init(&in);
+    if (inner(sub, &in) != 0 || in.oom || in.resume) {
+        sched_free(&in);
+        return -1;
+    }
+    sched_round(s);
+    /* The inner scratch buffers, one after the other in ours. */
+    const int64_t tmp2_at = in.tmp_count[0];
+    sched_need_tmp(s, BUF_TMP, in.tmp_count[0] + in.tmp_count[1]);
+    for (uint32_t r = 0; r < in.n_rounds; r++) {
+        const struct sched_round *rd = &in.rounds[r];
+        for (uint32_t i = rd->first_op; i < rd->first_op + rd->n_ops; i++) {
+            const struct sched_op *op = &in.ops[i];
+            int buf[2] = {op->src_buf, op->dst_buf};
+            int64_t off[2] = {op->src_off, op->dst_off};
+            for (int k = 0; k < 2; k++) {
+                if (buf[k] == BUF_SEND)
+                    buf[k] = sbuf, off[k] += soff;
+                else if (buf[k] == BUF_RECV)
+                    buf[k] = rbuf, off[k] += roff;
+                else if (buf[k] == BUF_TMP2)
+                    buf[k] = BUF_TMP, off[k] += tmp2_at;
+            }
+            switch (op->kind) {
+            case SOP_SEND:
+                sched_send_slot(s, u, group[op->peer], buf[0], off[0], op->count);
+                break;
+            case SOP_RECV:
+                sched_recv_slot(s, u, group[op->peer], buf[0], off[0], op->count);
+                break;
+            case SOP_REDUCE:
+                sched_reduce_slot(s, u, buf[0], off[0], buf[1], off[1], op->count, op->flags);
+                break;
+            case SOP_COPY:
+                sched_copy_slot(s, u, buf[0], off[0], buf[1], off[1], op->count);
+                break;
+            default: /* a flat algorithm has no flags */
+                sched_free(&in);
+                return -1;
+            }
+        }
+        sched_round(s);
+    }
+    sched_free(&in);
+    return s->oom ? -1 : 0;
+}

@@ -1,0 +1,66 @@
+/*
+ * The phases that node-aware reductions (coll/<collective>/node_*.c) are made of, on
+ * the node's reduction segment (patterns/node_reduce.h):
+ *   publish   a rank copies its chunk into its input area, says READY;
+ *   reduce    a rank combines a range of all its node's inputs, in rank
+ *             order, after waiting for them to be READY;
+ *   embed     the ranks that own the same range on every node run a flat
+ *             algorithm between nodes on it (the selector's choice);
+ *   gather    a rank waits for the REDUCED ranges and copies them out.
+ * A rank says DONE once it has read all it reads of a slot; the next use
+ * of the slot (NODE_SLOTS uses later) first waits for every DONE of the
+ * last one, so no call or chunk needs a barrier.
+ */
+#ifndef COLIBRI_NODE_PHASES_H
+#define COLIBRI_NODE_PHASES_H
+
+#include "../../patterns/node_reduce.h"
+#include "../../patterns/nodes.h"
+#include "../algorithm.h"
+
+/* One rank's view of the layout, from sched_params. */
+struct node_view {
+    int me, node, li, L, N, R; /* R: rails (the fewest ranks on a node) */
+    int64_t C;                 /* chunk, in elements */
+    const struct node_layout *l;
+};
+void node_view_init(struct node_view *v, const struct sched_params *p);
+
+/* Rank of local index `li` on node n. */
+static inline int node_rank(const struct node_view *v, int n, int li)
+{
+    return v->l->node_ranks[v->l->node_start[n] + li];
+}
+
+/* Use u: wait until every other rank of the node is done with the slot's
+ * previous use (before this rank writes anything into it). */
+void node_reuse_wait(struct schedule *s, const struct node_view *v, int u);
+/* Use u: node_reuse_wait, copy `len` elements from (buf, off) into this
+ * rank's input area and say READY. */
+void node_publish(struct schedule *s, const struct node_view *v, int u, int buf, int64_t off,
+                  int64_t len);
+/* Use u: wait for every local rank's READY, then combine elements [at,
+ * at + len) of all the node's input areas in rank order into (dst, off)
+ * (BUF_SHM: the slot's). */
+void node_reduce(struct schedule *s, const struct node_view *v, int u, int64_t at, int64_t len,
+                 int dst, int64_t off);
+/* Use u: set this rank's flag f; wait for flag f of local ranks [first,
+ * first + n). */
+void node_set(struct schedule *s, const struct node_view *v, int u, enum node_flag f);
+void node_wait(struct schedule *s, const struct node_view *v, int u, enum node_flag f, int first,
+               int n);
+
+/* Appends `inner`'s schedule for `sub` (a flat algorithm between the ranks
+ * group[0 .. sub->size-1], this rank being group[sub->rank]) with its
+ * buffers mapped: SEND to (sbuf, soff), RECV to (rbuf, roff), its scratch
+ * into ours; BUF_SHM sides address use u's slot.  The inner schedule must
+ * be static (no resume).  Closes the rounds around it.  Returns 0, or -1
+ * when out of memory. */
+int node_embed(struct schedule *s, sched_build_fn inner, const struct sched_params *sub,
+               const int *group, int u, int sbuf, int64_t soff, int rbuf, int64_t roff);
+
+/* The flat parameters for a step between nodes over `count` elements (the
+ * caller sets rank, size, root, counts and in_place). */
+struct sched_params node_sub_params(const struct sched_params *p, int64_t count);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * The layout of a node's reduction segment, which the node-aware
+ * reductions (coll/<collective>/node_*.c) address through BUF_SHM, and how they cut a
+ * vector into chunks and a chunk into slices.
+ *
+ * The segment is NODE_SLOTS slots (schedule.h) used in turn, one per chunk
+ * of a call (a "use"), so that a rank may fill the next slot while the
+ * others still read the last one.  A slot of a node of L ranks holds
+ *   flags: for each local rank l, three counters (node_flag):
+ *          READY   its input chunk is in its input area,
+ *          REDUCED the slice it reduces is in the output area,
+ *          DONE    it has read all it reads of this slot;
+ *   data:  L input areas of C elements (local rank l's at l C), then one
+ *          output area of C elements (at L C).
+ * C, the chunk, is the same on every node (node_chunk_elems of the largest
+ * node), so chunk k covers the same elements everywhere and the ranks of
+ * different nodes can exchange slices of it.
+ *
+ * Pure functions, no MPI: tests/unit/test_patterns_node_reduce.c checks
+ * them.
+ */
+#ifndef COLIBRI_PATTERN_NODE_REDUCE_H
+#define COLIBRI_PATTERN_NODE_REDUCE_H
+
+#include <stdint.h>
+
+enum node_flag { NODE_READY, NODE_REDUCED, NODE_DONE, NODE_FLAG_KINDS };
+
+/* Index of local rank l's flag f within a slot, and flags per slot. */
+static inline int node_flag(int l, enum node_flag f) { return l * NODE_FLAG_KINDS + (int)f; }
+static inline int node_slot_flags(int L) { return L * NODE_FLAG_KINDS; }
+
+/* Element offsets within a slot: local rank l's input area, the output. */
+static inline int64_t node_input(int l, int64_t C) { return (int64_t)l * C; }
+static inline int64_t node_output(int L, int64_t C) { return (int64_t)L * C; }
+static inline int64_t node_slot_elems(int L, int64_t C) { return (int64_t)(L + 1) * C; }
+
+/* The chunk C, in elements of `extent` bytes, that fits `slots` slots of a
+ * node of Lmax ranks in `bytes` of data area (0: not even one element). */
+static inline int64_t node_chunk_elems(int64_t bytes, int slots, int Lmax, int64_t extent)
+{
+    if (extent <= 0 || Lmax <= 0)
+        return 0;
+    return bytes / ((int64_t)slots * (Lmax + 1)) / extent;
+}
+
+/* Chunks of a vector of n elements (at least 1, so that an empty vector
+ * still synchronises like any other), and chunk k's first element and
+ * length. */
+static inline int64_t node_chunks(int64_t n, int64_t C) { return n <= C ? 1 : (n + C - 1) / C; }
+static inline int64_t node_chunk_at(int64_t k, int64_t C) { return k * C; }
+static inline int64_t node_chunk_len(int64_t n, int64_t k, int64_t C)
+{
+    int64_t rest = n - k * C;
+    return rest < C ? (rest > 0 ? rest : 0) : C;
+}
+
+/* Slice i of R of m elements: [m i / R, m (i+1) / R), lengths differing by
+ * at most one. */
+static inline int64_t node_slice_at(int64_t m, int i, int R) { return m * i / R; }
+static inline int64_t node_slice_len(int64_t m, int i, int R)
+{
+    return m * (i + 1) / R - m * i / R;
+}
+
+/* The fewest ranks on a node (node_start: n_nodes + 1 offsets,
+ * patterns/nodes.h; the most is node_max_ranks there): the number of rails
+ * of a split-rail reduction, local ranks 0 .. R-1 of every node owning one
+ * slice each and exchanging it with their peers of the same local index. */
+static inline int node_fewest(int n_nodes, const int *node_start)
+{
+    int m = n_nodes > 0 ? node_start[1] - node_start[0] : 0;
+    for (int n = 1; n < n_nodes; n++)
+        if (node_start[n + 1] - node_start[n] < m)
+            m = node_start[n + 1] - node_start[n];
+    return m;
+}
+
+/* Whether every node holds consecutive ranks: then nodes in their order
+ * (by lowest rank) and ranks in node order are the communicator's rank
+ * order, which a non-commutative reduction across nodes needs. */
+static inline int node_blocked(int n_nodes, const int *node_start, const int *node_ranks)
+{
+    for (int n = 0; n < n_nodes; n++)
+        for (int q = node_start[n] + 1; q < node_start[n + 1]; q++)
+            if (node_ranks[q] != node_ranks[q - 1] + 1)
+                return 0;
+    return 1;
+}
+
+#endif
