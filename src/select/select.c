@@ -35,13 +35,16 @@
 /* The node (COLIBRI_COST_MODEL's 6th to 9th values): colibri's own copies
  * through a node's segment at 10 GB/s and a flag hand-off of 0.1 us (a
  * cache line between cores), and the MPI below's messages between two
- * ranks of one node at 0.5 us and 5 GB/s (a shared-memory transport: two
- * copies, or one with CMA), which is what a flat algorithm pays when the
- * whole communicator is on one node. */
+ * ranks of one node at 0.5 us and 2 GB/s, what a flat algorithm pays when
+ * the whole communicator is on one node.  The last is what Open MPI 4.1's
+ * shared-memory transport gave flat Rabenseifner on this 2-core VM (4.8 ms
+ * at 8 MiB on 2 ranks, where the split-rail copies took 3.4 ms); at
+ * 100 Gb/s' 0.08 ns per byte the model sent 8 KiB-8 MiB allreduces on one
+ * node to flat algorithms 1.4-8x slower than the node-aware ones. */
 #define SHM_BETA_DEFAULT 1.0e-10
 #define SHM_ALPHA_DEFAULT 1.0e-7
 #define NODE_ALPHA_DEFAULT 5.0e-7
-#define NODE_BETA_DEFAULT 2.0e-10
+#define NODE_BETA_DEFAULT 5.0e-10
 static struct cost_params model_params(void)
 {
     static struct cost_params m;

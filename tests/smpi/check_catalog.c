@@ -102,7 +102,13 @@ struct alg {
     colibri_coll coll;
     const char *name;
     int commutative_only, pow2_only;
+    int node_order; /* non-commutative needs nodes of consecutive ranks */
 };
+
+/* Whether every host holds consecutive ranks of MPI_COMM_WORLD (found
+ * through MPI, not through colibri): a node-order algorithm must refuse a
+ * non-commutative operation otherwise. */
+static int nodes_blocked = 1;
 
 struct call {
     const struct alg *alg;
@@ -222,7 +228,8 @@ static void run_alg(const struct alg *a)
     const long counts[] = {0, 1, 7, 2L * size + 3, 300};
     int refusal_checked = 0;
     for (int op = 0; op < NOPS; op++) {
-        int refused = (a->commutative_only && op == OP_MATMUL) || (a->pow2_only && !pow2);
+        int refused = (a->commutative_only && op == OP_MATMUL) || (a->pow2_only && !pow2) ||
+                      (a->node_order && op == OP_MATMUL && !nodes_blocked);
         for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
             struct call c = {a, (enum opkind)op, counts[ci], 0, 0, NULL, 0, 0};
             if (refused) { /* once per algorithm is enough */
@@ -277,9 +284,24 @@ int main(int argc, char **argv)
     PMPI_Type_commit(&mat_type);
     PMPI_Op_create(matmul_fn, 0, &matmul_op);
 
+    MPI_Comm node;
+    int node_rank, first, *firsts = malloc((size_t)size * sizeof *firsts);
+    PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    PMPI_Comm_rank(node, &node_rank);
+    PMPI_Allreduce(&rank, &first, 1, MPI_INT, MPI_MIN, node);
+    PMPI_Allgather(&first, 1, MPI_INT, firsts, 1, MPI_INT, MPI_COMM_WORLD);
+    /* blocked: each rank's host starts at a rank whose ranks up to this one all share it */
+    for (int r = 1; r < size; r++)
+        if (firsts[r] != firsts[r - 1] && firsts[r] != r)
+            nodes_blocked = 0;
+    free(firsts);
+    PMPI_Comm_free(&node);
+    if (rank == 0)
+        printf("hosts hold %s ranks\n", nodes_blocked ? "consecutive" : "interleaved");
+
     int tested = 0;
     for (int coll = 0; coll <= COLIBRI_REDUCE_SCATTER_BLOCK; coll++) { /* the reductions */
-        struct alg a = {(colibri_coll)coll, "auto", 0, 0};
+        struct alg a = {(colibri_coll)coll, "auto", 0, 0, 0};
         if (wanted(argc, argv, "auto"))
             run_alg(&a);
     }
@@ -290,7 +312,8 @@ int main(int argc, char **argv)
             strstr(info.restrictions, "neutral-element")) /* sparse: test_sparse */
             continue;
         struct alg a = {info.coll, info.name, strstr(info.restrictions, "commutative") != NULL,
-                        strstr(info.restrictions, "power-of-two") != NULL};
+                        strstr(info.restrictions, "power-of-two") != NULL,
+                        strstr(info.restrictions, "node-order") != NULL};
         long long before = check_failed;
         run_alg(&a);
         tested++;
