@@ -1,0 +1,229 @@
+/*
+ * Dry runs of the node-aware reductions (coll/<collective>/node_*.c): the
+ * schedules of every rank of layouts from 4 x 4 to 64 x 16 (even, uneven,
+ * round-robin), built without MPI and counted:
+ *  - bytes through each node's network port (messages to ranks of other
+ *    nodes), against a flat algorithm's on the same layout and the bound
+ *    of the issue: split-rail sends what one rank per node would;
+ *  - bytes each rank copies into and out of the segment and reduces from
+ *    it; the flag operations; the network rounds;
+ *  - the flag protocol's shape: every wait names a flag some rank of the
+ *    node sets in the same use, or an earlier use's DONE (slot reuse).
+ * Correct results are checked on real ranks (tests/mpi/test_matrix.c) and
+ * under SMPI over several nodes (tests/smpi/node_reductions.sh).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "patterns/node_reduce.h"
+#include "patterns/nodes.h"
+#include "select/catalog.h"
+
+#define CHECK_MAX_LINES 40
+#include "../lib/check.h"
+
+struct layout_mem {
+    int *node_of, *local_index, *node_start, *node_ranks;
+    struct node_layout l;
+};
+
+static void make_layout(struct layout_mem *m, int p, const int *leader_of)
+{
+    m->node_of = malloc(4 * ((size_t)p + 1) * sizeof(int));
+    m->local_index = m->node_of + p + 1;
+    m->node_start = m->local_index + p + 1;
+    m->node_ranks = m->node_start + p + 1;
+    m->l.n_nodes = node_layout_fill(p, leader_of, m->node_of, m->local_index, m->node_start,
+                                    m->node_ranks);
+    m->l.node_of = m->node_of, m->l.local_index = m->local_index;
+    m->l.node_start = m->node_start, m->l.node_ranks = m->node_ranks;
+}
+
+/* N nodes of L ranks, consecutive (rr = 0) or round-robin (rr = 1). */
+static void even_layout(struct layout_mem *m, int N, int L, int rr)
+{
+    int p = N * L, *leader = malloc((size_t)p * sizeof *leader);
+    for (int r = 0; r < p; r++)
+        leader[r] = rr ? r % N : r - r % L;
+    make_layout(m, p, leader);
+    free(leader);
+}
+
+struct totals {
+    double max_port;          /* bytes a node's port sends, the busiest node */
+    int64_t shm_copied_max;   /* elements, the busiest rank */
+    int64_t shm_reduced_max;
+    int rounds_max;
+    int64_t flag_ops;
+};
+
+static int build_all(const struct algorithm *a, const struct algorithm *inner, int p,
+                     const struct node_layout *l, int64_t count, int64_t chunk, int root,
+                     struct totals *t)
+{
+    memset(t, 0, sizeof *t);
+    double *port = calloc((size_t)l->n_nodes, sizeof *port);
+    int64_t *counts = malloc((size_t)p * sizeof *counts);
+    for (int r = 0; r < p; r++)
+        counts[r] = count / p + (r < count % p);
+    int ok = 1;
+    for (int r = 0; r < p && ok; r++) {
+        struct sched_params sp = {.rank = r, .size = p, .root = root, .count = count,
+                                  .elem_size = 8, .commutative = true, .layout = l,
+                                  .node_chunk = chunk,
+                                  .inner = inner ? inner->build : NULL};
+        if (a->coll == COLIBRI_REDUCE_SCATTER || a->coll == COLIBRI_REDUCE_SCATTER_BLOCK)
+            sp.counts = counts;
+        struct schedule s;
+        sched_init(&s);
+        if (a->build(&sp, &s) != 0) {
+            ok = 0;
+            sched_free(&s);
+            break;
+        }
+        struct sched_cost c;
+        sched_cost(&s, 8, &c);
+        for (uint32_t i = 0; i < s.n_ops; i++)
+            if (s.ops[i].kind == SOP_SEND && l->node_of[s.ops[i].peer] != l->node_of[r])
+                port[l->node_of[r]] += (double)s.ops[i].count * 8;
+        if (c.shm_elems_copied > t->shm_copied_max)
+            t->shm_copied_max = c.shm_elems_copied;
+        if (c.shm_elems_reduced > t->shm_reduced_max)
+            t->shm_reduced_max = c.shm_elems_reduced;
+        if (c.rounds > t->rounds_max)
+            t->rounds_max = c.rounds;
+        t->flag_ops += c.flag_sets + c.flag_waits;
+        /* every wait's flag kind and local rank are in range; DONE waits
+         * of earlier uses come first in their round (slot reuse) */
+        const int L = l->node_start[l->node_of[r] + 1] - l->node_start[l->node_of[r]];
+        for (uint32_t i = 0; i < s.n_ops; i++) {
+            const struct sched_op *op = &s.ops[i];
+            if (op->kind != SOP_FLAG_WAIT && op->kind != SOP_FLAG_SET)
+                continue;
+            int64_t f = op->kind == SOP_FLAG_WAIT ? op->src_off : op->dst_off;
+            if (f < 0 || f >= node_slot_flags(L)) {
+                check(0, "%s/%s rank %d: flag %lld outside the slot's %d", colibri_coll_name(a->coll),
+                      a->name, r, (long long)f, node_slot_flags(L));
+                ok = 0;
+                break;
+            }
+            if (op->kind == SOP_FLAG_SET && f / NODE_FLAG_KINDS != l->local_index[r]) {
+                check(0, "%s/%s rank %d sets another rank's flag", colibri_coll_name(a->coll),
+                      a->name, r);
+                ok = 0;
+                break;
+            }
+        }
+        if ((a->restrictions & R_NODE_AWARE) && s.shm_epochs != node_chunks(count, chunk)) {
+            check(0, "%s/%s rank %d: %lld epochs for %lld chunks", colibri_coll_name(a->coll),
+                  a->name, r, (long long)s.shm_epochs, (long long)node_chunks(count, chunk));
+            ok = 0;
+        }
+        sched_free(&s);
+    }
+    for (int n = 0; n < l->n_nodes; n++)
+        if (port[n] > t->max_port)
+            t->max_port = port[n];
+    free(port);
+    free(counts);
+    return ok;
+}
+
+static void test_port_bytes(void)
+{
+    const struct algorithm *rab = catalog_find(COLIBRI_ALLREDUCE, "rabenseifner");
+    const struct algorithm *split = catalog_find(COLIBRI_ALLREDUCE, "node_split_rail");
+    const struct algorithm *leader = catalog_find(COLIBRI_ALLREDUCE, "node_leader");
+    const int shapes[][2] = {{4, 4}, {16, 16}, {64, 16}, {8, 3}};
+    for (unsigned i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        const int N = shapes[i][0], L = shapes[i][1], p = N * L;
+        struct layout_mem m;
+        even_layout(&m, N, L, 0);
+        const int64_t count = 131072; /* 1 MiB of doubles */
+        const double n = (double)count * 8;
+        const int64_t chunk = node_chunk_elems(8 << 20, NODE_SLOTS, L, 8);
+        struct totals flat, sr, ld;
+        check(build_all(rab, NULL, p, &m.l, count, chunk, 0, &flat), "rabenseifner builds");
+        check(build_all(split, rab, p, &m.l, count, chunk, 0, &sr), "split-rail builds");
+        check(build_all(leader, rab, p, &m.l, count, chunk, 0, &ld), "leader builds");
+        /* a node port: flat Rabenseifner's L ranks each send about 2 n;
+         * split-rail's R = L rails 2 n / L each, as one rank per node */
+        const double one = 2 * n * (N - 1) / N;
+        check(sr.max_port <= one * 1.01 + 64 * N, "%dx%d: split-rail port %.0f B > 2n(N-1)/N = %.0f",
+              N, L, sr.max_port, one);
+        /* Flat Rabenseifner on consecutive nodes keeps its first lg L
+         * steps on the node, so its port carries about as much as
+         * split-rail's (within rounding); on ranks placed round-robin
+         * every step leaves the node and the port carries about L times
+         * more.  Split-rail's is the same on both. */
+        struct layout_mem rr;
+        struct totals flat_rr, sr_rr;
+        even_layout(&rr, N, L, 1);
+        check(build_all(rab, NULL, p, &rr.l, count, chunk, 0, &flat_rr), "rabenseifner builds");
+        check(build_all(split, rab, p, &rr.l, count, chunk, 0, &sr_rr), "split-rail builds");
+        check(flat_rr.max_port >= (L / 2.0) * one, "%dx%d round-robin: flat port %.0f B", N, L,
+              flat_rr.max_port);
+        check(sr_rr.max_port == sr.max_port, "%dx%d: split-rail's port depends on placement", N, L);
+        free(rr.node_of);
+        check(ld.max_port <= one * 1.01 + 64 * N, "%dx%d: leader port %.0f B", N, L, ld.max_port);
+        /* on the node: copy in and out of n, (L-1)/R of it reduced */
+        check(sr.shm_copied_max <= 2 * count + count / L + L,
+              "%dx%d: split-rail copies %lld elements (n = %lld)", N, L,
+              (long long)sr.shm_copied_max, (long long)count);
+        /* (L-1)/L of it combining the node's inputs, the flat step's
+         * reductions of the rail's slice in place in the segment */
+        check(sr.shm_reduced_max <= count + L * node_chunks(count, chunk),
+              "%dx%d: split-rail reduces %lld elements from the segment", N, L,
+              (long long)sr.shm_reduced_max);
+        check(sr.rounds_max <= flat.rounds_max * node_chunks(count, chunk) + 1,
+              "%dx%d: split-rail %d network rounds", N, L, sr.rounds_max);
+        if (check_failed == 0)
+            printf("%dx%d at 1 MiB: port bytes flat %.0f (round-robin %.0f), split-rail %.0f, "
+                   "leader %.0f; network rounds flat %d, split-rail %d\n",
+                   N, L, flat.max_port, flat_rr.max_port, sr.max_port, ld.max_port,
+                   flat.rounds_max, sr.rounds_max);
+        free(m.node_of);
+    }
+}
+
+/* Every node-aware entry builds for every rank on awkward layouts (uneven,
+ * round-robin, one rank per node, one node) at counts around the chunk,
+ * every root, with the flag checks of build_all. */
+static void test_layouts(void)
+{
+    const struct algorithm *inner[COLIBRI_NCOLL] = {
+        catalog_find(COLIBRI_ALLREDUCE, "recursive_doubling"),
+        catalog_find(COLIBRI_REDUCE, "binomial"),
+        catalog_find(COLIBRI_REDUCE_SCATTER, "recursive_halving"),
+        catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving")};
+    int uneven[14] = {0, 0, 0, 0, 0, 5, 5, 7, 7, 7, 7, 7, 7, 7};
+    struct layout_mem lay[5];
+    make_layout(&lay[0], 14, uneven);
+    even_layout(&lay[1], 4, 3, 1);
+    even_layout(&lay[2], 5, 1, 0);
+    even_layout(&lay[3], 1, 6, 0);
+    even_layout(&lay[4], 3, 4, 0);
+    const int sizes[5] = {14, 12, 5, 6, 12};
+    for (int i = 0; i < catalog_count; i++) {
+        const struct algorithm *a = &catalog[i];
+        if (!(a->restrictions & R_NODE_AWARE) || a->coll >= COLIBRI_ALLTOALL)
+            continue;
+        for (int k = 0; k < 5; k++)
+            for (int64_t count = 0; count < 40; count += 7) {
+                struct totals t;
+                int root = a->coll == COLIBRI_REDUCE ? (int)(count % sizes[k]) : 0;
+                check(build_all(a, inner[a->coll], sizes[k], &lay[k].l, count, 5, root, &t),
+                      "%s/%s layout %d count %lld", colibri_coll_name(a->coll), a->name, k,
+                      (long long)count);
+            }
+    }
+    for (int k = 0; k < 5; k++)
+        free(lay[k].node_of);
+}
+
+int main(void)
+{
+    test_port_bytes();
+    test_layouts();
+    return check_summary();
+}
