@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "executor.h"
-#ifdef SMPI_H
+#include "shm_charge.h"
+#ifdef COLIBRI_SMPI
 #include <simgrid/actor.h>
 #endif
 
@@ -102,7 +103,7 @@ static bool flag_reached(_Atomic uint64_t *f, uint64_t want)
 static void flag_wait(_Atomic uint64_t *f, uint64_t want)
 {
     for (unsigned i = 0; !flag_reached(f, want); i++) {
-#ifdef SMPI_H
+#ifdef COLIBRI_SMPI
         /* a sleep, not smpi_execute: that ignores durations below
          * smpi/cpu-threshold (1 us) without letting anyone run */
         sg_actor_sleep_for(NODE_POLL_SECONDS);
@@ -290,10 +291,12 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
         const struct sched_op *op = &ops[x->local];
         if (op->kind == SOP_REDUCE) {
             rc = reduce_op(x, x->buf, op);
+            shm_charge(c, op); /* SMPI only: shared memory is not free */
         } else if (op->kind == SOP_COPY) {
             rc = copy_elems(at(x->buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d),
                             at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
                             op->count, c->dt, d);
+            shm_charge(c, op);
         } else if (op->kind == SOP_FLAG_SET) {
             atomic_store_explicit(flag_at(x, op, op->dst_off), x->epoch + (uint64_t)op->count,
                                   memory_order_release);
