@@ -197,10 +197,10 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
 {
     *q = *p;
     *radix = p->radix;
-    if (a->restrictions & R_NODE_AWARE)
-        return a->coll < COLIBRI_ALLTOALL ? modelled_node(a, q, m) : a->cost(p, m);
+    if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL)
+        return modelled_node(a, q, m);
     struct cost_params on_node = *m;
-    if (p->layout && p->layout->n_nodes == 1)
+    if (!(a->restrictions & R_NODE_AWARE) && p->layout && p->layout->n_nodes == 1)
         on_node.alpha = m->node_alpha, on_node.beta = m->node_beta;
     return modelled_flat(a, p, &on_node, radix);
 }

@@ -18,6 +18,15 @@
  * floating point those give different last bits on different ranks, and
  * MPI requires every rank to receive the same result.
  *
+ * Node-aware algorithms (sym_node set before sym_run): the ranks of a node
+ * share one symbolic segment of NODE_SLOTS slots and its flags (a run is
+ * the communicator's first: epoch 1).  A round's local operations run in
+ * order and a flag wait that does not hold stops its rank there until
+ * another rank sets the flag; ranks are stepped in ascending or, with
+ * sym_node.reverse, descending order, so that a missing wait shows as a
+ * read of an element not yet written (or of another chunk's) in one of
+ * the two orders.
+ *
  * Header-only on purpose: each unit test that needs it includes it.
  */
 #ifndef COLIBRI_TEST_SYMBOLIC_H
@@ -30,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patterns/node_reduce.h"
 #include "sched/schedule.h"
 #include "select/catalog.h"
 
@@ -64,12 +74,25 @@ struct sym_chan {
     int64_t n_sent, cap, n_recv_posted;
 };
 
+/* Node-aware algorithms: the layout, chunk and flat algorithm between nodes
+ * sym_run gives them (layout NULL: none). */
+static struct {
+    const struct node_layout *layout;
+    int64_t chunk;
+    const struct algorithm *inner;
+    bool reverse;
+} sym_node;
+
 struct sym_rank {
     struct schedule s;
     struct sym *buf[BUF_NBUFS];
     int64_t len[BUF_NBUFS];
     uint32_t round;
-    bool posted;
+    uint32_t local;  /* next local op of the round (after a flag wait) */
+    bool posted, got;
+    uint64_t *flags; /* the node's flags (node-aware) */
+    int64_t slot_elems;
+    int slot_flags;
     /* sequence numbers of this round's messages per op */
     int64_t *seq;
 };
@@ -157,6 +180,20 @@ static bool ranges_overlap(int ba, int64_t oa, int64_t ca, int bb, int64_t ob, i
     return ba == bb && oa < ob + cb && ob < oa + ca;
 }
 
+/* An op's offset into buffer `buf`: BUF_SHM sides of slot-relative ops
+ * land in their use's slot (epoch 1). */
+static int64_t sym_off(const struct sym_rank *me, const struct sched_op *op, int buf, int64_t off)
+{
+    const unsigned rel = (op->flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT;
+    return buf == BUF_SHM && rel ? off + (int64_t)(rel % NODE_SLOTS) * me->slot_elems : off;
+}
+
+static uint64_t *sym_flag(const struct sym_rank *me, const struct sched_op *op, int64_t idx)
+{
+    const unsigned rel = (op->flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT;
+    return &me->flags[(int64_t)(rel % NODE_SLOTS) * me->slot_flags + idx];
+}
+
 /*
  * Runs `a` for coll on p ranks.  counts: per-rank output counts for the
  * reduce_scatter collectives (NULL otherwise).  Returns 0, or -1 with
@@ -180,6 +217,16 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
     struct sym_rank *R = calloc((size_t)p, sizeof *R);
     struct sym_chan *ch = calloc((size_t)p * (size_t)p, sizeof *ch);
     int rc = 0;
+    const struct node_layout *nl = sym_node.layout;
+    const int n_nodes = nl ? nl->n_nodes : 0;
+    struct sym **shm = calloc((size_t)n_nodes + 1, sizeof *shm);
+    uint64_t **flags = calloc((size_t)n_nodes + 1, sizeof *flags);
+    for (int n = 0; n < n_nodes; n++) {
+        const int L = nl->node_start[n + 1] - nl->node_start[n];
+        shm[n] = calloc((size_t)(NODE_SLOTS * node_slot_elems(L, sym_node.chunk)) + 1,
+                        sizeof(struct sym));
+        flags[n] = calloc((size_t)(NODE_SLOTS * node_slot_flags(L)), sizeof(uint64_t));
+    }
 
     for (int r = 0; r < p && !rc; r++) {
         struct sched_params sp = {0};
@@ -190,6 +237,9 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
         sp.counts = counts;
         sp.elem_size = 1;
         sp.commutative = commutative;
+        sp.layout = sym_node.layout;
+        sp.node_chunk = sym_node.chunk;
+        sp.inner = sym_node.inner ? sym_node.inner->build : NULL;
         bool is_root = coll != COLIBRI_REDUCE || r == root;
         sp.in_place = in_place && is_root;
         sched_init(&R[r].s);
@@ -218,6 +268,14 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
             R[r].buf[BUF_TMP + t] = calloc((size_t)R[r].s.tmp_count[t] + 1, sizeof(struct sym));
         }
         R[r].seq = calloc((size_t)R[r].s.n_ops + 1, sizeof(int64_t));
+        if (nl) {
+            const int n = nl->node_of[r], L = nl->node_start[n + 1] - nl->node_start[n];
+            R[r].slot_elems = node_slot_elems(L, sym_node.chunk);
+            R[r].slot_flags = node_slot_flags(L);
+            R[r].buf[BUF_SHM] = shm[n];
+            R[r].len[BUF_SHM] = NODE_SLOTS * R[r].slot_elems;
+            R[r].flags = flags[n];
+        }
 
         struct sched_cost c;
         sched_cost(&R[r].s, 1, &c);
@@ -234,7 +292,8 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
     while (!rc && finished < p) {
         bool progress = false;
         finished = 0;
-        for (int r = 0; r < p && !rc; r++) {
+        for (int ri = 0; ri < p && !rc; ri++) {
+            const int r = sym_node.reverse ? p - 1 - ri : ri;
             struct sym_rank *me = &R[r];
             if (me->round >= me->s.n_rounds) {
                 finished++;
@@ -254,15 +313,16 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
                         break;
                     }
                     bool w = op->kind == SOP_RECV;
-                    if ((rc = sym_check_range(res, me, r, op->src_buf, op->src_off, op->count, w,
+                    const int64_t off = sym_off(me, op, op->src_buf, op->src_off);
+                    if ((rc = sym_check_range(res, me, r, op->src_buf, off, op->count, w,
                                               in_place_r)))
                         break;
                     for (uint32_t j = 0; j < i && !rc; j++) {
                         struct sched_op *o = &ops[j];
                         if ((o->kind == SOP_RECV || w) &&
                             (o->kind == SOP_SEND || o->kind == SOP_RECV) &&
-                            ranges_overlap(o->src_buf, o->src_off, o->count, op->src_buf,
-                                           op->src_off, op->count))
+                            ranges_overlap(o->src_buf, sym_off(me, o, o->src_buf, o->src_off),
+                                           o->count, op->src_buf, off, op->count))
                             rc = sym_fail(res, "rank %d round %u: overlapping message buffers", r,
                                           me->round);
                     }
@@ -275,7 +335,7 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
                         struct sym_msg *m = &c->msgs[c->n_sent];
                         m->count = op->count;
                         m->data = malloc((size_t)op->count * sizeof(struct sym));
-                        memcpy(m->data, &me->buf[op->src_buf][op->src_off],
+                        memcpy(m->data, &me->buf[op->src_buf][off],
                                (size_t)op->count * sizeof(struct sym));
                         for (int64_t k = 0; k < op->count; k++)
                             if (!m->data[k].valid)
@@ -291,31 +351,49 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
             }
             if (rc)
                 break;
-            bool ready = true;
-            for (uint32_t i = 0; i < rd->n_ops && ready; i++) {
-                struct sched_op *op = &ops[i];
-                if (op->kind == SOP_SEND)
-                    ready = ch[(size_t)r * p + op->peer].n_recv_posted > seq[i];
-                else if (op->kind == SOP_RECV)
-                    ready = ch[(size_t)op->peer * p + r].n_sent > seq[i];
-            }
-            if (!ready)
-                continue;
-            for (uint32_t i = 0; i < rd->n_ops && !rc; i++) {
-                struct sched_op *op = &ops[i];
-                if (op->kind == SOP_RECV) {
+            if (!me->got) {
+                bool ready = true;
+                for (uint32_t i = 0; i < rd->n_ops && ready; i++) {
+                    struct sched_op *op = &ops[i];
+                    if (op->kind == SOP_SEND)
+                        ready = ch[(size_t)r * p + op->peer].n_recv_posted > seq[i];
+                    else if (op->kind == SOP_RECV)
+                        ready = ch[(size_t)op->peer * p + r].n_sent > seq[i];
+                }
+                if (!ready)
+                    continue;
+                for (uint32_t i = 0; i < rd->n_ops && !rc; i++) {
+                    struct sched_op *op = &ops[i];
+                    if (op->kind != SOP_RECV)
+                        continue;
                     struct sym_msg *m = &ch[(size_t)op->peer * p + r].msgs[seq[i]];
                     if (m->count != op->count) {
                         rc = sym_fail(res, "rank %d receives %lld from %d, which sent %lld", r,
                                       (long long)op->count, op->peer, (long long)m->count);
                         break;
                     }
-                    memcpy(&me->buf[op->src_buf][op->src_off], m->data,
-                           (size_t)m->count * sizeof(struct sym));
+                    memcpy(&me->buf[op->src_buf][sym_off(me, op, op->src_buf, op->src_off)],
+                           m->data, (size_t)m->count * sizeof(struct sym));
+                }
+                me->got = true;
+                progress = true;
+            }
+            bool blocked = false;
+            for (; me->local < rd->n_ops && !rc && !blocked; me->local++) {
+                struct sched_op *op = &ops[me->local];
+                if (op->kind == SOP_FLAG_SET) {
+                    *sym_flag(me, op, op->dst_off) = 1 + (uint64_t)op->count;
+                } else if (op->kind == SOP_FLAG_WAIT) {
+                    if (op->count < 0 || *sym_flag(me, op, op->src_off) >= 1 + (uint64_t)op->count)
+                        continue;
+                    blocked = true;
+                    break;
                 } else if (op->kind == SOP_REDUCE || op->kind == SOP_COPY) {
-                    if ((rc = sym_check_range(res, me, r, op->src_buf, op->src_off, op->count,
+                    const int64_t so = sym_off(me, op, op->src_buf, op->src_off);
+                    const int64_t dof = sym_off(me, op, op->dst_buf, op->dst_off);
+                    if ((rc = sym_check_range(res, me, r, op->src_buf, so, op->count,
                                               false, in_place_r)) ||
-                        (rc = sym_check_range(res, me, r, op->dst_buf, op->dst_off, op->count,
+                        (rc = sym_check_range(res, me, r, op->dst_buf, dof, op->count,
                                               true, in_place_r)))
                         break;
                     if (op->kind == SOP_REDUCE && op->src_buf == BUF_SEND &&
@@ -325,8 +403,8 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
                         break;
                     }
                     for (int64_t k = 0; k < op->count && !rc; k++) {
-                        struct sym *src = &me->buf[op->src_buf][op->src_off + k];
-                        struct sym *dst = &me->buf[op->dst_buf][op->dst_off + k];
+                        struct sym *src = &me->buf[op->src_buf][so + k];
+                        struct sym *dst = &me->buf[op->dst_buf][dof + k];
                         if (op->kind == SOP_COPY) {
                             if (!src->valid)
                                 rc = sym_fail(res, "rank %d copies an unwritten element", r);
@@ -338,7 +416,12 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
                         }
                     }
                 }
+                progress = true;
             }
+            if (blocked)
+                continue;
+            me->local = 0;
+            me->got = false;
             me->round++;
             me->posted = false;
             progress = true;
@@ -391,6 +474,10 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
         free(R[r].seq);
         sched_free(&R[r].s);
     }
+    for (int n = 0; n < n_nodes; n++)
+        free(shm[n]), free(flags[n]);
+    free(shm);
+    free(flags);
     free(R);
     free(ch);
     free(displs);

@@ -9,7 +9,11 @@
  *    it; the flag operations; the network rounds;
  *  - the flag protocol's shape: every wait names a flag some rank of the
  *    node sets in the same use, or an earlier use's DONE (slot reuse).
- * Correct results are checked on real ranks (tests/mpi/test_matrix.c) and
+ * And every rank of those layouts run together symbolically (symbolic.h):
+ * results complete, in rank order for non-commutative operations, the same
+ * bracketing on every rank, no read of a slot before its flag says it is
+ * written, at chunks from 1 element up, in both stepping orders.
+ * Correct values are checked on real ranks (tests/mpi/test_matrix.c) and
  * under SMPI over several nodes (tests/smpi/node_reductions.sh).
  */
 #include <stdlib.h>
@@ -18,6 +22,7 @@
 #include "patterns/node_reduce.h"
 #include "patterns/nodes.h"
 #include "select/catalog.h"
+#include "symbolic.h"
 
 #define CHECK_MAX_LINES 40
 #include "../lib/check.h"
@@ -221,9 +226,82 @@ static void test_layouts(void)
         free(lay[k].node_of);
 }
 
+static void sym_case(const struct algorithm *a, int p, int root, int64_t count,
+                     const int64_t *counts, bool comm, bool ip, const char *layout)
+{
+    struct sym_result res;
+    if (!check(sym_run(a, p, root, count, counts, comm, ip, &res) == 0,
+               "%s/%s %s p=%d root=%d count=%lld chunk=%lld%s%s%s: %s",
+               colibri_coll_name(a->coll), a->name, layout, p, root, (long long)count,
+               (long long)sym_node.chunk, comm ? "" : " non-commutative", ip ? " in-place" : "",
+               sym_node.reverse ? " reverse" : "", res.error))
+        return;
+}
+
+static void test_symbolic(void)
+{
+    const struct algorithm *inner[COLIBRI_NCOLL] = {
+        catalog_find(COLIBRI_ALLREDUCE, "recursive_doubling"),
+        catalog_find(COLIBRI_REDUCE, "rabenseifner"),
+        catalog_find(COLIBRI_REDUCE_SCATTER, "recursive_halving"),
+        catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving")};
+    int uneven[14] = {0, 0, 0, 0, 0, 5, 5, 7, 7, 7, 7, 7, 7, 7};
+    struct layout_mem lay[6];
+    const char *names[6] = {"5-2-7", "round-robin 4x3", "5x1", "1x6", "3x4", "2x2"};
+    make_layout(&lay[0], 14, uneven);
+    even_layout(&lay[1], 4, 3, 1);
+    even_layout(&lay[2], 5, 1, 0);
+    even_layout(&lay[3], 1, 6, 0);
+    even_layout(&lay[4], 3, 4, 0);
+    even_layout(&lay[5], 2, 2, 0);
+    const int sizes[6] = {14, 12, 5, 6, 12, 4};
+    const int64_t chunks[] = {1, 2, 5, 1000};
+    int64_t rc[16];
+    for (int i = 0; i < catalog_count; i++) {
+        const struct algorithm *a = &catalog[i];
+        if (!(a->restrictions & R_NODE_AWARE) || a->coll >= COLIBRI_ALLTOALL)
+            continue;
+        long long before = check_failed;
+        for (int k = 0; k < 6; k++) {
+            const int p = sizes[k];
+            const struct node_layout *l = &lay[k].l;
+            const bool blocked = node_blocked(l->n_nodes, l->node_start, l->node_ranks);
+            sym_node.layout = l;
+            sym_node.inner = inner[a->coll];
+            for (unsigned c = 0; c < sizeof chunks / sizeof *chunks; c++)
+                for (int rev = 0; rev < 2; rev++)
+                    for (int comm = 1; comm >= !blocked; comm--)
+                        for (int ip = 0; ip < 2; ip++)
+                            for (int64_t n = 0; n <= 13; n += n < 2 ? 1 : 11) {
+                                sym_node.chunk = chunks[c];
+                                sym_node.reverse = rev;
+                                if (a->coll == COLIBRI_REDUCE) {
+                                    const int roots[3] = {0, p - 1, p / 2};
+                                    for (int r = 0; r < 3; r++)
+                                        sym_case(a, p, roots[r], n, NULL, comm, ip, names[k]);
+                                } else if (a->coll == COLIBRI_ALLREDUCE) {
+                                    sym_case(a, p, 0, n, NULL, comm, ip, names[k]);
+                                } else {
+                                    for (int q = 0; q < p; q++)
+                                        rc[q] = a->coll == COLIBRI_REDUCE_SCATTER_BLOCK
+                                                    ? n
+                                                    : (n * (q + 1) + q) % (2 * n + 3);
+                                    sym_case(a, p, 0, 0, rc, comm, ip, names[k]);
+                                }
+                            }
+        }
+        printf("%-22s %-20s %s\n", colibri_coll_name(a->coll), a->name,
+               check_failed == before ? "ok (symbolic)" : "FAILED");
+    }
+    memset(&sym_node, 0, sizeof sym_node);
+    for (int k = 0; k < 6; k++)
+        free(lay[k].node_of);
+}
+
 int main(void)
 {
     test_port_bytes();
     test_layouts();
+    test_symbolic();
     return check_summary();
 }

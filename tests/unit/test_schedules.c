@@ -77,9 +77,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
         /* data-movement collectives: test_exchange_schedules; sparse
-         * reductions (neutral-element): test_sparse, on real values */
+         * reductions (neutral-element): test_sparse, on real values;
+         * node-aware ones: test_node_reductions, over node layouts */
         if ((only && strcmp(only, a->name) != 0) || a->coll >= COLIBRI_ALLTOALL ||
-            (a->restrictions & R_NEUTRAL))
+            (a->restrictions & (R_NEUTRAL | R_NODE_AWARE)))
             continue;
         long long before = check_failed;
         for (int k = 0; k < ns; k++)
