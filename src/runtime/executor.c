@@ -100,9 +100,21 @@ static bool flag_reached(_Atomic uint64_t *f, uint64_t want)
     return atomic_load_explicit(f, memory_order_acquire) >= want;
 }
 
+/* What a blocking wait does besides yielding: progress the caller's
+ * nonblocking operations (exec_set_idle), one of which may be the rank
+ * that this wait waits for (its own earlier call on the same slot). */
+static int (*idle_fn)(void);
+
+void exec_set_idle(int (*fn)(void))
+{
+    idle_fn = fn;
+}
+
 static void flag_wait(_Atomic uint64_t *f, uint64_t want)
 {
     for (unsigned i = 0; !flag_reached(f, want); i++) {
+        if (idle_fn && i >= NODE_SPINS)
+            idle_fn();
 #ifdef COLIBRI_SMPI
         /* a sleep, not smpi_execute: that ignores durations below
          * smpi/cpu-threshold (1 us) without letting anyone run */

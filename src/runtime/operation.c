@@ -312,6 +312,7 @@ static int wait_fn(int count, void **ops, double timeout, MPI_Status *status)
 
 int op_launch(struct coll_op *op, MPI_Request *req)
 {
+    exec_set_idle(nbc_progress);
     progress_thread_ensure(nbc_busy, nbc_progress);
     op_pin(op);
     int rc;
@@ -337,6 +338,7 @@ int op_launch(struct coll_op *op, MPI_Request *req)
 
 int op_persist(struct coll_op *op, MPI_Request *req)
 {
+    exec_set_idle(nbc_progress);
     progress_thread_ensure(nbc_busy, nbc_progress);
     op_pin(op);
     int rc = op_build(op);

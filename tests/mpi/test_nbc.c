@@ -695,6 +695,33 @@ static void test_errors(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+/* Node-aware reductions take turns on two slots of the communicator's
+ * segment: a blocking call behind two outstanding nonblocking ones on the
+ * same communicator waits for the older one's slot, which only this
+ * rank's own progress frees (a deadlock when a blocking wait did not
+ * progress them), and every result stays right. */
+static void test_blocking_behind_nonblocking(void)
+{
+    const char *algs[] = {"node_leader", "node_split_rail", NULL};
+    for (int a = 0; a < 3; a++) {
+        double in[3][5], out[3][5];
+        MPI_Request r[2];
+        for (int k = 0; k < 3; k++)
+            for (int i = 0; i < 5; i++)
+                in[k][i] = (wrank + 1) * (k * 10 + i + 1), out[k][i] = -1;
+        colibri_iallreduce(in[0], out[0], 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, algs[a], &r[0]);
+        colibri_iallreduce(in[1], out[1], 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, algs[a], &r[1]);
+        colibri_allreduce(in[2], out[2], 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, algs[a]);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+        const double ranks = (double)wsize * (wsize + 1) / 2;
+        for (int k = 0; k < 3; k++)
+            for (int i = 0; i < 5; i++)
+                CHECK(out[k][i] == ranks * (k * 10 + i + 1),
+                      "%s behind two nonblocking calls: call %d element %d is %g",
+                      algs[a] ? algs[a] : "auto", k, i, out[k][i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -703,6 +730,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     test_every_algorithm();
     test_outstanding();
+    test_blocking_behind_nonblocking();
     test_schedule_reuse();
     test_request_free();
     test_persistent();

@@ -6,7 +6,10 @@
  *  - creating communicators (dup, split, create) costs colibri nothing: no
  *    call, no byte;
  *  - a first collective builds only its own state (no node layout, no
- *    segment for a reduction);
+ *    segment for a flat reduction);
+ *  - automatic selection of a reduction computes the group's layout once
+ *    (predicted, or exchanged for MPI_COMM_WORLD's group), and a
+ *    node-aware reduction creates its communicator's segment once;
  *  - communicators of one group share its state: a dup of MPI_COMM_WORLD
  *    and a dup chain find it, and reuse the schedules cached for it, and
  *    the node communicator and segment of node-aware algorithms;
@@ -51,10 +54,12 @@ static struct colibri_setup_stats stats(void)
     return s;
 }
 
+/* A flat allreduce: it needs neither the node layout nor a segment (auto
+ * may choose a node-aware one: test_node_reduction_setup). */
 static void allreduce(MPI_Comm comm, int count)
 {
     double in[64] = {0}, out[64];
-    colibri_allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm, NULL);
+    colibri_allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm, "recursive_doubling");
 }
 
 /* Every rank's node as MPI_Comm_split_type sees it, numbered as colibri
@@ -176,6 +181,35 @@ static void test_creation_is_free(void)
     MPI_Group_free(&eg);
     MPI_Group_free(&wg);
     free(evens);
+}
+
+/* Automatic selection of a reduction: the group's layout once, and for a
+ * node-aware choice the communicator's own segment once (it is never
+ * shared: calls on two communicators may overlap), given back with it. */
+static void test_node_reduction_setup(void)
+{
+    MPI_Comm d;
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    struct colibri_setup_stats a = stats(), b;
+    double in[8] = {1}, out[8];
+    colibri_allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, d, NULL);
+    b = stats();
+    const char *ran = colibri_last_algorithm(d, COLIBRI_ALLREDUCE);
+    const int node_aware = ran && strncmp(ran, "node_", 5) == 0;
+    expect(b.layouts_predicted + b.layouts_exchanged <= a.layouts_predicted + a.layouts_exchanged + 1,
+           "auto allreduce: at most one layout computed");
+    expect(!node_aware || b.shm_bytes >= a.shm_bytes, "a node-aware allreduce has a segment");
+    a = b;
+    colibri_allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, d, NULL);
+    colibri_allreduce(in, out, 8, MPI_DOUBLE, MPI_SUM, d, NULL);
+    b = stats();
+    expect(b.layouts_predicted == a.layouts_predicted &&
+               b.layouts_exchanged == a.layouts_exchanged && b.shm_bytes == a.shm_bytes &&
+               b.setup_collectives == a.setup_collectives,
+           "repeated auto allreduces set nothing up");
+    MPI_Comm_free(&d);
+    expect(!node_aware || stats().shm_bytes <= a.shm_bytes,
+           "freeing the communicator gives its segment back");
 }
 
 static int sloavx(MPI_Comm comm)
@@ -337,6 +371,7 @@ int main(int argc, char **argv)
     expect(stats().layouts_exchanged == 1, "MPI_COMM_WORLD's layout exchanged");
 
     test_creation_is_free();
+    test_node_reduction_setup();
     test_segment();
     test_cycles(cycles);
     test_cache_cap();

@@ -31,11 +31,10 @@ void node_wait(struct schedule *s, const struct node_view *v, int u, enum node_f
 
 void node_reuse_wait(struct schedule *s, const struct node_view *v, int u)
 {
-    /* Not on this rank's own DONE: its earlier uses ended in program
-     * order. */
+    /* This rank's own DONE too: the use NODE_SLOTS earlier may belong to
+     * a nonblocking call of its own that has not read the slot yet. */
     for (int l = 0; l < v->L; l++)
-        if (l != v->li)
-            sched_flag_wait(s, u, node_flag(l, NODE_DONE), -NODE_SLOTS);
+        sched_flag_wait(s, u, node_flag(l, NODE_DONE), -NODE_SLOTS);
 }
 
 void node_publish(struct schedule *s, const struct node_view *v, int u, int buf, int64_t off,

@@ -32,8 +32,9 @@ static inline int node_rank(const struct node_view *v, int n, int li)
     return v->l->node_ranks[v->l->node_start[n] + li];
 }
 
-/* Use u: wait until every other rank of the node is done with the slot's
- * previous use (before this rank writes anything into it). */
+/* Use u: wait until every rank of the node, this one included, is done
+ * with the slot's previous use (before this rank writes anything into
+ * it). */
 void node_reuse_wait(struct schedule *s, const struct node_view *v, int u);
 /* Use u: node_reuse_wait, copy `len` elements from (buf, off) into this
  * rank's input area and say READY. */
