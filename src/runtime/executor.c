@@ -93,7 +93,10 @@ static _Atomic uint64_t *flag_at(const struct exec *x, const struct sched_op *op
  * at MPI or SMPI calls: each poll is charged NODE_POLL_SECONDS of
  * simulated time, the latency of a cache line moving between cores, and
  * lets the others run. */
-#define NODE_SPINS 2000
+/* 128 pauses: about 5 us on x86 (a pause is 40-140 cycles), long enough
+ * for a partner on another core, short enough not to hold a core that an
+ * oversubscribed partner needs. */
+#define NODE_SPINS 128
 #define NODE_POLL_SECONDS 5e-8
 static bool flag_reached(_Atomic uint64_t *f, uint64_t want)
 {

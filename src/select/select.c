@@ -14,6 +14,7 @@
 #include <mpi.h>
 
 #include "../config/config.h"
+#include "../patterns/node_reduce.h"
 
 /* Cost-model parameters: defaults describe a 100 Gb/s, 1 us cluster with
  * reduction kernels at 20 GB/s (colibri's run at 14-100 GB/s here, see
@@ -199,10 +200,21 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
     *radix = p->radix;
     if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL)
         return modelled_node(a, q, m);
-    struct cost_params on_node = *m;
-    if (!(a->restrictions & R_NODE_AWARE) && p->layout && p->layout->n_nodes == 1)
-        on_node.alpha = m->node_alpha, on_node.beta = m->node_beta;
-    return modelled_flat(a, p, &on_node, radix);
+    struct cost_params flat = *m;
+    if (!(a->restrictions & R_NODE_AWARE) && p->layout && p->layout->n_nodes == 1) {
+        flat.alpha = m->node_alpha, flat.beta = m->node_beta;
+    } else if (a->coll < COLIBRI_ALLTOALL && p->layout &&
+               !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks)) {
+        /* A flat reduction over nodes whose ranks interleave: every step
+         * leaves the node, the L ranks of a node sharing its port.  On
+         * nodes of consecutive ranks the long steps of the halving,
+         * doubling and ring patterns stay on the node, and the port
+         * carries about what one rank sends (tests/unit/
+         * test_node_reductions.c measures both).  The exchanges charge
+         * the share in their own cost functions. */
+        flat.beta *= cost_link_share(p);
+    }
+    return modelled_flat(a, p, &flat, radix);
 }
 
 static double modelled_flat(const struct algorithm *a, const struct sched_params *p,

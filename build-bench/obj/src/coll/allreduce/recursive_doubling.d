@@ -1,0 +1,10 @@
+build-bench/obj/src/coll/allreduce/recursive_doubling.o: \
+ src/coll/allreduce/recursive_doubling.c \
+ src/coll/allreduce/../../patterns/butterfly.h \
+ src/coll/allreduce/../../patterns/fold.h \
+ src/coll/allreduce/../algorithm.h \
+ src/coll/allreduce/../../sched/schedule.h
+src/coll/allreduce/../../patterns/butterfly.h:
+src/coll/allreduce/../../patterns/fold.h:
+src/coll/allreduce/../algorithm.h:
+src/coll/allreduce/../../sched/schedule.h:

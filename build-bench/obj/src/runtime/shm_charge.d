@@ -1,0 +1,19 @@
+build-bench/obj/src/runtime/shm_charge.o: src/runtime/shm_charge.c \
+ src/runtime/shm_charge.h src/runtime/call.h \
+ /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h \
+ /usr/lib/x86_64-linux-gnu/openmpi/include/mpi_portable_platform.h \
+ include/colibri.h src/runtime/../kernels/dense.h \
+ src/runtime/../sched/schedule.h src/runtime/state/node.h \
+ src/runtime/state/state.h src/runtime/state/../../sched/schedule.h \
+ src/runtime/state/state.h
+src/runtime/shm_charge.h:
+src/runtime/call.h:
+/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h:
+/usr/lib/x86_64-linux-gnu/openmpi/include/mpi_portable_platform.h:
+include/colibri.h:
+src/runtime/../kernels/dense.h:
+src/runtime/../sched/schedule.h:
+src/runtime/state/node.h:
+src/runtime/state/state.h:
+src/runtime/state/../../sched/schedule.h:
+src/runtime/state/state.h:

@@ -1,0 +1,12 @@
+build-smpi-bench/obj/src/coll/allreduce/recursive_doubling.o: \
+ /work/main/src/coll/allreduce/recursive_doubling.c \
+ /usr/include/smpi/smpi_helpers.h \
+ /work/main/src/coll/allreduce/../../patterns/butterfly.h \
+ /work/main/src/coll/allreduce/../../patterns/fold.h \
+ /work/main/src/coll/allreduce/../algorithm.h \
+ /work/main/src/coll/allreduce/../../sched/schedule.h
+/usr/include/smpi/smpi_helpers.h:
+/work/main/src/coll/allreduce/../../patterns/butterfly.h:
+/work/main/src/coll/allreduce/../../patterns/fold.h:
+/work/main/src/coll/allreduce/../algorithm.h:
+/work/main/src/coll/allreduce/../../sched/schedule.h:

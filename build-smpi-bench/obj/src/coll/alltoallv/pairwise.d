@@ -1,0 +1,12 @@
+build-smpi-bench/obj/src/coll/alltoallv/pairwise.o: \
+ /work/main/src/coll/alltoallv/pairwise.c \
+ /usr/include/smpi/smpi_helpers.h \
+ /work/main/src/coll/alltoallv/../algorithm.h \
+ /work/main/src/coll/alltoallv/../../sched/schedule.h \
+ /work/main/src/coll/alltoallv/../common/exchange.h \
+ /work/main/src/coll/alltoallv/../common/../algorithm.h
+/usr/include/smpi/smpi_helpers.h:
+/work/main/src/coll/alltoallv/../algorithm.h:
+/work/main/src/coll/alltoallv/../../sched/schedule.h:
+/work/main/src/coll/alltoallv/../common/exchange.h:
+/work/main/src/coll/alltoallv/../common/../algorithm.h:

@@ -1,0 +1,13 @@
+build-smpi-bench/obj/src/coll/alltoallv/sloav.o: \
+ /work/main/src/coll/alltoallv/sloav.c /usr/include/smpi/smpi_helpers.h \
+ /work/main/src/coll/alltoallv/../../patterns/radix.h \
+ /work/main/src/coll/alltoallv/../algorithm.h \
+ /work/main/src/coll/alltoallv/../../sched/schedule.h \
+ /work/main/src/coll/alltoallv/../common/sloav_exchange.h \
+ /work/main/src/coll/alltoallv/../common/../../sched/schedule.h
+/usr/include/smpi/smpi_helpers.h:
+/work/main/src/coll/alltoallv/../../patterns/radix.h:
+/work/main/src/coll/alltoallv/../algorithm.h:
+/work/main/src/coll/alltoallv/../../sched/schedule.h:
+/work/main/src/coll/alltoallv/../common/sloav_exchange.h:
+/work/main/src/coll/alltoallv/../common/../../sched/schedule.h:
