@@ -14,6 +14,13 @@ for mode in "" large-count split; do
   expect_ok $? 2
 done
 
+# The node-aware reductions forced (auto picks them by size on one node).
+preloaded mpich 2 COLIBRI_ALLREDUCE_ALGORITHM=node_leader COLIBRI_REDUCE_ALGORITHM=node_leader "$prog"
+expect_ok $? 2 node_leader
+preloaded mpich 2 COLIBRI_ALLREDUCE_ALGORITHM=node_split_rail COLIBRI_REDUCE_ALGORITHM=node_split_rail \
+  COLIBRI_REDUCE_SCATTER_ALGORITHM=node_split_rail COLIBRI_REDUCE_SCATTER_BLOCK_ALGORITHM=node_split_rail "$prog" large-count
+expect_ok $? 2 node_split_rail
+
 preloaded mpich 2 build-mpich/tests/dropin_no_reduction
 if [ $? -ne 0 ] || grep -q '^colibri' "$OUT/err"; then
   fail "a program without reductions was affected:"

@@ -3,7 +3,8 @@
 # dropin_exchange (alltoall, alltoallv), preloaded,
 # gives the right results at several process counts, on MPI_COMM_WORLD and on
 # sub-communicators only, and COLIBRI_STATS accounts for every call;
-# COLIBRI_ALLREDUCE_ALGORITHM=native hands allreduce to Open MPI, an unknown
+# the node-aware reductions forced (and through a 512-byte segment, in many
+# chunks) give the same; COLIBRI_ALLREDUCE_ALGORITHM=native hands allreduce to Open MPI, an unknown
 # name fails listing the valid ones; a program without reductions is
 # unaffected.
 source "$(dirname "$0")/common.bash"
@@ -26,6 +27,15 @@ expect_ok $? 4
 
 preloaded openmpi 3 COLIBRI_ALLREDUCE_ALGORITHM=native "$prog"
 expect_ok $? 3 native
+
+# The node-aware reductions forced, on one node (auto picks them by size).
+preloaded openmpi 4 COLIBRI_ALLREDUCE_ALGORITHM=node_leader COLIBRI_REDUCE_ALGORITHM=node_leader "$prog"
+expect_ok $? 4 node_leader
+preloaded openmpi 3 COLIBRI_ALLREDUCE_ALGORITHM=node_split_rail COLIBRI_REDUCE_ALGORITHM=node_split_rail \
+  COLIBRI_REDUCE_SCATTER_ALGORITHM=node_split_rail COLIBRI_REDUCE_SCATTER_BLOCK_ALGORITHM=node_split_rail "$prog"
+expect_ok $? 3 node_split_rail
+preloaded openmpi 4 COLIBRI_ALLREDUCE_ALGORITHM=node_split_rail COLIBRI_NODE_SHM_BYTES=512 "$prog" split
+expect_ok $? 4 node_split_rail
 
 preloaded openmpi 2 COLIBRI_ALLREDUCE_ALGORITHM=no_such_algorithm "$prog"
 if [ $? -eq 0 ]; then
