@@ -401,7 +401,8 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     }
     if ((named && (named->restrictions & R_NODE_AWARE) && kind == CALL_BLOCKING) ||
         (!named && a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested) &&
-         kind == CALL_BLOCKING)) {
+         kind == CALL_BLOCKING) ||
+        (wants_auto(a->coll, requested) && select_wants_layout(a->coll))) {
         rc = node_layout_get(c->cs, &c->sp.layout);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);

@@ -15,6 +15,7 @@
 #include "../runtime/agree.h"
 #include "../runtime/executor.h"
 #include "../runtime/stats.h"
+#include "../runtime/state/node.h"
 #include "../runtime/validate.h"
 
 static const char *const fnames[CALL_KINDS][COLIBRI_NCOLL] = {
@@ -340,6 +341,10 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         c->sp.counts = r->counts;
     }
 
+    /* Tuning rules for a node shape match only a known layout (select.h). */
+    if (state_rc == MPI_SUCCESS && select_wants_layout(a->coll) &&
+        node_layout_get(c->cs, &c->sp.layout) != MPI_SUCCESS)
+        c->sp.layout = NULL;
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
     if (fresh)
         estimate_served(fresh, rc == MPI_SUCCESS && op->alg &&

@@ -6,6 +6,7 @@
  */
 #include "select.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <mpi.h>
 
 #include "../config/config.h"
+#include "../config/tuning.h"
 
 /* Cost-model parameters: defaults describe a 100 Gb/s, 1 us cluster with
  * reduction kernels at 20 GB/s (colibri's run at 14-100 GB/s here, see
@@ -32,64 +34,98 @@
  * 10% within 15%.  Without it auto took the sparse algorithms at 10%, 2.8x
  * slower than dense there. */
 #define SPARSE_DEFAULT 4.0e-10
-static struct cost_params model_params(void)
+
+/*
+ * The tuning file in force: COLIBRI_TUNING, else the site's default
+ * (config.h), read again when the configuration is reloaded.  A file
+ * measured with another MPI library (its `mpi` line) is not used at all:
+ * its rules and model describe another library's collectives.
+ */
+static struct tuning_file tuning;
+static unsigned tuning_generation; /* config generation it was read at */
+
+static bool known_algorithm(colibri_coll coll, const char *alg, char *why, size_t len)
 {
-    static struct cost_params m;
+    if (catalog_find(coll, alg))
+        return true;
+    char names[512];
+    snprintf(why, len, "unknown %s algorithm '%s' (valid: %s, native)", colibri_coll_name(coll),
+             alg, catalog_names(coll, names, sizeof names));
+    return false;
+}
+
+/* Messages about the file go to stderr once per job, from world rank 0
+ * (every rank reads the same file). */
+static FILE *diag_stream(void)
+{
+    int init = 0, fin = 0, rank = 0;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (init && !fin)
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == 0 ? stderr : NULL;
+}
+
+static const struct tuning_file *tuning_in_force(void)
+{
+    const struct config *cfg = config_get();
+    if (tuning_generation == cfg->generation)
+        return &tuning;
+    tuning_generation = cfg->generation;
+    memset(&tuning, 0, sizeof tuning);
+    FILE *diag = diag_stream();
+    if (!cfg->tuning[0] || !tuning_load(cfg->tuning, known_algorithm, diag, &tuning))
+        return &tuning;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING], here[sizeof tuning.mpi];
+    int len = 0;
+    PMPI_Get_library_version(lib, &len);
+    tuning_mpi_id(lib, here, sizeof here);
+    if (tuning.mpi[0] && strcmp(tuning.mpi, here) != 0) {
+        if (diag)
+            fprintf(diag,
+                    "colibri: %s:%d: measured with '%s', not with this MPI ('%s'): its rules "
+                    "and model are ignored (run colibri-tune again)\n",
+                    cfg->tuning, tuning.mpi_line, tuning.mpi, here);
+        tuning.n_ignored += tuning.n_rules;
+        tuning.n_rules = 0;
+        tuning.model.set = false;
+    }
+    return &tuning;
+}
+
+/* Cost-model parameters, from the lowest precedence up: the defaults
+ * above, the tuning file's calibrated model, COLIBRI_COST_MODEL.  A
+ * calibrated model has point-to-point figures between ranks of a node and,
+ * when measured on several nodes, between nodes: a call on a communicator
+ * whose layout says it lies on one node gets the first, others the second
+ * (or the first, when the file has only those). */
+static struct cost_params model_params(const struct sched_params *p)
+{
+    static struct cost_params across, within;
     static unsigned generation;
     const struct config *cfg = config_get();
     if (generation != cfg->generation) {
-        m.alpha = 1.0e-6;
-        m.beta = 8.0e-11;
-        m.gamma = 5.0e-11;
-        m.o = 2.0e-7; /* 5 million messages per second and core */
-        m.sparse = SPARSE_DEFAULT;
-        if (cfg->cost_model[0])
-            sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o,
-                   &m.sparse);
+        const struct tuning_model *t = &tuning_in_force()->model;
+        across = (struct cost_params){.alpha = 1.0e-6, .beta = 8.0e-11, .gamma = 5.0e-11,
+                                      .o = 2.0e-7, /* 5 million messages per second and core */
+                                      .sparse = SPARSE_DEFAULT};
+        if (t->set) {
+            across.alpha = t->alpha > 0 ? t->alpha : t->alpha_node;
+            across.beta = t->alpha > 0 ? t->beta : t->beta_node;
+            across.gamma = t->gamma > 0 ? t->gamma : across.gamma;
+            across.o = t->o > 0 ? t->o : across.o;
+        }
+        within = across;
+        if (t->set && t->alpha_node > 0)
+            within.alpha = t->alpha_node, within.beta = t->beta_node;
+        if (cfg->cost_model[0]) {
+            sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf", &across.alpha, &across.beta,
+                   &across.gamma, &across.o, &across.sparse);
+            within = across;
+        }
         generation = cfg->generation;
     }
-    return m;
-}
-
-/*
- * COLIBRI_TUNING=<file>: measured rules that override the model, one per line,
- *   <collective> <min_bytes> <max_bytes> <min_p> <max_p> <algorithm|native>
- * (bytes: the whole vector, count x type size; ranges inclusive; '#' starts
- * a comment).  The first rule that matches and whose algorithm's
- * restrictions hold wins.
- */
-struct rule {
-    colibri_coll coll;
-    long long lo_bytes, hi_bytes;
-    int lo_p, hi_p;
-    char name[48];
-};
-static struct rule rules[256];
-static int n_rules;
-static unsigned rules_generation; /* config generation the rules were read at */
-
-static void load_rules(void)
-{
-    n_rules = 0;
-    const char *path = config_get()->tuning[0] ? config_get()->tuning : NULL;
-    FILE *f = path ? fopen(path, "r") : NULL;
-    if (path && !f)
-        fprintf(stderr, "colibri: warning: cannot read COLIBRI_TUNING file '%s'\n", path);
-    if (!f)
-        return;
-    char line[256], coll[48];
-    while (fgets(line, sizeof line, f) && n_rules < (int)(sizeof rules / sizeof *rules)) {
-        struct rule *r = &rules[n_rules];
-        if (line[0] == '#' || sscanf(line, "%47s %lld %lld %d %d %47s", coll, &r->lo_bytes,
-                                     &r->hi_bytes, &r->lo_p, &r->hi_p, r->name) != 6)
-            continue;
-        for (int c = 0; c < COLIBRI_NCOLL; c++)
-            if (strcmp(coll, colibri_coll_name((colibri_coll)c)) == 0) {
-                r->coll = (colibri_coll)c;
-                n_rules++;
-            }
-    }
-    fclose(f);
+    return p && p->layout && p->layout->n_nodes == 1 ? within : across;
 }
 
 static int64_t vector_elems(colibri_coll coll, const struct sched_params *p)
@@ -102,31 +138,58 @@ static int64_t vector_elems(colibri_coll coll, const struct sched_params *p)
     return n;
 }
 
-/* Returns 1 and sets *alg (NULL = native) when a tuning rule decides. */
-static int tuned_choice(colibri_coll coll, const struct sched_params *p,
-                        const struct algorithm **alg)
+/* The largest number of ranks on one node, and the nodes, from the
+ * communicator's layout (0, 0: unknown). */
+static void node_shape(const struct sched_params *p, int *ppn, int *nodes)
 {
-    if (rules_generation != config_get()->generation) {
-        load_rules();
-        rules_generation = config_get()->generation;
+    *ppn = *nodes = 0;
+    if (!p->layout)
+        return;
+    *nodes = p->layout->n_nodes;
+    for (int i = 0; i < *nodes; i++) {
+        int k = p->layout->node_start[i + 1] - p->layout->node_start[i];
+        *ppn = k > *ppn ? k : *ppn;
     }
-    long long bytes = (long long)vector_elems(coll, p) * (long long)p->elem_size;
-    for (int i = 0; i < n_rules; i++) {
-        const struct rule *r = &rules[i];
-        if (r->coll != coll || bytes < r->lo_bytes || bytes > r->hi_bytes || p->size < r->lo_p ||
-            p->size > r->hi_p)
+}
+
+static bool in_range(int v, int lo, int hi)
+{
+    return lo == 0 || (v >= lo && v <= hi); /* a rule without the range: any */
+}
+
+/* The rule matching this call: for nonblocking calls an "i" rule first,
+ * then one for both forms.  Rules are disjoint (tuning.c refuses overlaps),
+ * so at most one of each matches.  A rule with a node shape needs the
+ * layout: unknown, it does not match. */
+static const struct tuning_rule *matching_rule(colibri_coll coll, const struct sched_params *p,
+                                               int ppn, int nodes)
+{
+    const struct tuning_file *t = tuning_in_force();
+    const long long bytes = (long long)vector_elems(coll, p) * (long long)p->elem_size;
+    const struct tuning_rule *plain = NULL;
+    for (int i = 0; i < t->n_rules; i++) {
+        const struct tuning_rule *r = &t->rules[i];
+        if (r->coll != coll || (r->nonblocking && !p->nonblocking) || bytes < r->lo_bytes ||
+            bytes > r->hi_bytes || p->size < r->lo_p || p->size > r->hi_p ||
+            ((r->lo_ppn || r->lo_nodes) && !p->layout) || !in_range(ppn, r->lo_ppn, r->hi_ppn) ||
+            !in_range(nodes, r->lo_nodes, r->hi_nodes))
             continue;
-        if (strcmp(r->name, "native") == 0) {
-            *alg = NULL;
-            return 1;
-        }
-        const struct algorithm *a = catalog_find(coll, r->name);
-        if (a && !catalog_violation(a, p)) {
-            *alg = a;
-            return 1;
-        }
+        if (r->nonblocking)
+            return r;
+        plain = plain ? plain : r;
     }
-    return 0;
+    return plain;
+}
+
+bool select_wants_layout(colibri_coll coll)
+{
+    const struct tuning_file *t = tuning_in_force();
+    if (t->model.set && t->model.alpha > 0 && t->model.alpha_node > 0)
+        return true; /* the model differs between one node and several */
+    for (int i = 0; i < t->n_rules; i++)
+        if (t->rules[i].coll == coll && (t->rules[i].lo_ppn || t->rules[i].lo_nodes))
+            return true;
+    return false;
 }
 
 /* The modelled time of `a` for this call, and for a tunable-radix algorithm
@@ -166,41 +229,42 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
 
 bool select_never_native(colibri_coll coll)
 {
-    if (rules_generation != config_get()->generation) {
-        load_rules();
-        rules_generation = config_get()->generation;
-    }
-    for (int i = 0; i < n_rules; i++)
-        if (rules[i].coll == coll && strcmp(rules[i].name, "native") == 0)
+    const struct tuning_file *t = tuning_in_force();
+    for (int i = 0; i < t->n_rules; i++)
+        if (t->rules[i].coll == coll && strcmp(t->rules[i].alg, "native") == 0)
             return false;
     return true;
 }
 
-const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p)
-{
+/* What an automatic choice gives: the algorithm (NULL: native), the radix
+ * and the segment (elements) to run it with. */
+struct choice {
+    const struct algorithm *alg;
     int radix;
-    return select_auto_radix(coll, p, &radix);
-}
+    int64_t segment;
+};
+
+static struct choice choose(colibri_coll coll, const struct sched_params *p);
 
 /*
  * The automatic choice is a pure function of the call's shape, and
  * applications repeat shapes: evaluating every catalog entry's cost (with
  * radix scans) was a sixth of a short allreduce's time on 2 ranks.  So the
  * last choices are remembered per thread (no lock), keyed by everything the
- * choice reads, the agreed sparsity included.  Calls with per-rank count
- * vectors (reduce_scatter, alltoallv) are not remembered.
+ * choice reads, the agreed sparsity and the node shape included.  Calls
+ * with per-rank count vectors (reduce_scatter, alltoallv) are not
+ * remembered.
  */
 struct memo {
     bool used;
     unsigned generation; /* config_get()'s: a reload may change the model or the rules */
     colibri_coll coll;
-    int size, root, radix_in;
+    int size, root, radix_in, ppn, nodes;
     int64_t count, segment;
     size_t elem_size;
-    bool in_place, commutative, nonblocking, sparse, layout;
+    bool in_place, commutative, nonblocking, sparse;
     double density, support, span, run_length;
-    const struct algorithm *alg;
-    int radix;
+    struct choice choice;
 };
 #define MEMO_SLOTS 16
 static _Thread_local struct memo memo[MEMO_SLOTS];
@@ -212,13 +276,14 @@ static bool memo_applies(colibri_coll coll, const struct sched_params *p)
 
 static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
 {
-    return (struct memo){.used = true, .generation = config_get()->generation, .coll = coll, .size = p->size, .root = p->root,
-                         .radix_in = p->radix, .count = p->count, .segment = p->segment,
-                         .elem_size = p->elem_size, .in_place = p->in_place,
-                         .commutative = p->commutative, .nonblocking = p->nonblocking,
-                         .sparse = p->sparse != NULL, .layout = p->layout != NULL,
-                         .density = p->density, .support = p->support, .span = p->span,
-                         .run_length = p->run_length};
+    struct memo k = {.used = true, .generation = config_get()->generation, .coll = coll,
+                     .size = p->size, .root = p->root, .radix_in = p->radix, .count = p->count,
+                     .segment = p->segment, .elem_size = p->elem_size, .in_place = p->in_place,
+                     .commutative = p->commutative, .nonblocking = p->nonblocking,
+                     .sparse = p->sparse != NULL, .density = p->density, .support = p->support,
+                     .span = p->span, .run_length = p->run_length};
+    node_shape(p, &k.ppn, &k.nodes);
+    return k;
 }
 
 static bool memo_same(const struct memo *a, const struct memo *b)
@@ -227,8 +292,9 @@ static bool memo_same(const struct memo *a, const struct memo *b)
            a->radix_in == b->radix_in && a->count == b->count && a->segment == b->segment &&
            a->elem_size == b->elem_size && a->in_place == b->in_place &&
            a->commutative == b->commutative && a->nonblocking == b->nonblocking &&
-           a->sparse == b->sparse && a->layout == b->layout && a->density == b->density &&
-           a->support == b->support && a->span == b->span && a->run_length == b->run_length;
+           a->sparse == b->sparse && a->ppn == b->ppn && a->nodes == b->nodes &&
+           a->density == b->density && a->support == b->support && a->span == b->span &&
+           a->run_length == b->run_length;
 }
 
 static struct memo *memo_slot(const struct memo *k)
@@ -238,55 +304,75 @@ static struct memo *memo_slot(const struct memo *k)
     return &memo[(h ^ h >> 29) % MEMO_SLOTS];
 }
 
-static const struct algorithm *choose(colibri_coll coll, const struct sched_params *p,
-                                      int *radix);
-
-const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
-                                          int *radix)
+static struct choice auto_choice(colibri_coll coll, const struct sched_params *p)
 {
     if (!memo_applies(coll, p))
-        return choose(coll, p, radix);
+        return choose(coll, p);
     struct memo k = memo_key(coll, p);
     struct memo *m = memo_slot(&k);
     if (!memo_same(m, &k)) {
-        k.alg = choose(coll, p, &k.radix);
+        k.choice = choose(coll, p);
         *m = k;
     }
-    *radix = m->radix;
-    return m->alg;
+    return m->choice;
 }
 
-/* The choice itself: a tuning rule, else the cost model's minimum. */
-static const struct algorithm *choose(colibri_coll coll, const struct sched_params *p,
-                                      int *radix)
+const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p)
 {
-    const struct algorithm *tuned;
-    *radix = p->radix;
-    if (tuned_choice(coll, p, &tuned)) {
-        if (tuned) {
-            struct cost_params m = model_params();
-            modelled(tuned, p, &m, radix);
-        }
-        return tuned;
+    return auto_choice(coll, p).alg;
+}
+
+/* The choice itself: the tuning rule for this shape, else the cost model's
+ * minimum.  A rule's algorithm whose restriction this call breaks (ring
+ * measured with a commutative sum, called with a non-commutative
+ * operation) leaves the choice to the model.  The radix and segment: the
+ * caller's (COLIBRI_RADIX, COLIBRI_SEGMENT_BYTES), else the rule's, else
+ * the model's. */
+static struct choice choose(colibri_coll coll, const struct sched_params *p)
+{
+    struct choice c = {NULL, p->radix, p->segment};
+    struct cost_params m = model_params(p);
+    int ppn, nodes;
+    node_shape(p, &ppn, &nodes);
+    const struct tuning_rule *r = matching_rule(coll, p, ppn, nodes);
+    if (r && strcmp(r->alg, "native") == 0)
+        return c;
+    const struct algorithm *a = r ? catalog_find(coll, r->alg) : NULL;
+    if (a && !catalog_violation(a, p)) {
+        c.alg = a;
+        if (!c.radix && r->radix)
+            c.radix = r->radix;
+        else
+            modelled(a, p, &m, &c.radix);
+        if (!c.segment && r->segment && p->elem_size)
+            c.segment = r->segment / (int64_t)p->elem_size;
+        return c;
     }
-    struct cost_params m = model_params();
-    const struct algorithm *best = NULL;
     double best_t = 0;
     for (int i = 0; i < catalog_count; i++) {
-        const struct algorithm *a = &catalog[i];
+        a = &catalog[i];
         if (a->coll != coll || catalog_violation(a, p))
             continue;
         int k;
         double t = modelled(a, p, &m, &k);
         /* Ties (e.g. rabenseifner and rabenseifner_3_2 at p = 2^k, equal up
          * to rounding) go to the earlier catalog entry, not to rounding. */
-        if (!best || t < best_t * (1 - 1e-9)) {
-            best = a;
+        if (!c.alg || t < best_t * (1 - 1e-9)) {
+            c.alg = a;
             best_t = t;
-            *radix = k;
+            c.radix = k;
         }
     }
-    return best;
+    return c;
+}
+
+/* An automatic choice into *alg and p's radix and segment. */
+static void apply_auto(colibri_coll coll, struct sched_params *p, const struct algorithm **alg)
+{
+    struct choice c = auto_choice(coll, p);
+    *alg = c.alg;
+    p->radix = c.radix;
+    p->segment = c.segment;
 }
 
 int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requested,
@@ -294,10 +380,8 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
     *alg = NULL;
-    int radix = p->radix;
     if (!name || !*name || strcmp(name, "auto") == 0) {
-        *alg = select_auto_radix(coll, p, &radix);
-        p->radix = radix;
+        apply_auto(coll, p, alg);
         return MPI_SUCCESS;
     }
     if (strcmp(name, "native") == 0)
@@ -312,7 +396,8 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
     }
     const char *why = catalog_violation(a, p);
     if (!why) {
-        struct cost_params m = model_params();
+        struct cost_params m = model_params(p);
+        int radix;
         modelled(a, p, &m, &radix);
         p->radix = radix;
         *alg = a;
@@ -324,10 +409,55 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
                  colibri_coll_name(coll), name, why);
         return MPI_ERR_ARG;
     }
-    *alg = select_auto_radix(coll, p, &radix);
-    p->radix = radix;
+    apply_auto(coll, p, alg);
     if (f == FALLBACK_WARN && p->rank == 0)
         fprintf(stderr, "colibri: warning: %s algorithm '%s' %s; using '%s'\n",
                 colibri_coll_name(coll), name, why, *alg ? (*alg)->name : "native");
     return MPI_SUCCESS;
+}
+
+/* snprintf at buf + *n, advancing *n, never past len. */
+static void appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+    if (*n >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *n, len - *n, fmt, ap);
+    va_end(ap);
+    *n = k < 0 ? len : *n + (size_t)k < len ? *n + (size_t)k : len;
+}
+
+void select_describe(char *buf, size_t len)
+{
+    const struct config *cfg = config_get();
+    const struct tuning_file *t = tuning_in_force();
+    const struct cost_params m = model_params(NULL);
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!cfg->tuning[0])
+        appendf(buf, len, &n, "tuning: none (COLIBRI_TUNING unset, no file at %s)\n",
+                cfg->tuning_default);
+    else {
+        appendf(buf, len, &n, "tuning: %s (%s): %d rules in force, %d lines ignored\n",
+                cfg->tuning, cfg->tuning_source, t->n_rules, t->n_ignored);
+        if (t->mpi[0])
+            appendf(buf, len, &n, "tuning: measured with %s", t->mpi);
+        if (t->mpi[0] && t->shape_p)
+            appendf(buf, len, &n, ", p=%d ppn=%d nodes=%d", t->shape_p, t->shape_ppn,
+                    t->shape_nodes);
+        if (t->mpi[0])
+            appendf(buf, len, &n, "\n");
+    }
+    appendf(buf, len, &n,
+            "model: alpha=%.3g s beta=%.3g s/B gamma=%.3g s/B o=%.3g s sparse=%.3g s/B (%s)\n",
+            m.alpha, m.beta, m.gamma, m.o, m.sparse,
+            cfg->cost_model[0] ? "COLIBRI_COST_MODEL"
+            : t->model.set     ? "calibrated, from the tuning file"
+                               : "built-in defaults");
+    if (t->model.set)
+        appendf(buf, len, &n,
+                "model: within a node alpha=%.3g s beta=%.3g s/B; eager limit %lld B; "
+                "shared-memory copy %.3g s/B\n",
+                t->model.alpha_node, t->model.beta_node, t->model.eager, t->model.shm_beta);
 }
