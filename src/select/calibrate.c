@@ -31,8 +31,9 @@ void calibrate_p2p(const struct calib_sample *s, int n, struct p2p_fit *fit)
     const double one = calibrate_line(s, n, &a, &b);
     *fit = (struct p2p_fit){a, b, 0};
     double best = one / STEP_GAIN;
-    /* every split leaving at least two samples on each side */
-    for (int k = 2; k + 2 <= n; k++) {
+    /* every split leaving at least two samples on each side, unless one
+     * line fits within 0.1% */
+    for (int k = 2; k + 2 <= n && one > 1e-6 * n; k++) {
         double a1, b1, a2, b2;
         const double r = calibrate_line(s, k, &a1, &b1) + calibrate_line(s + k, n - k, &a2, &b2);
         if (r < best) {

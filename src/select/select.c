@@ -322,39 +322,19 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
     return auto_choice(coll, p).alg;
 }
 
-/* The choice itself: the tuning rule for this shape, else the cost model's
- * minimum.  A rule's algorithm whose restriction this call breaks (ring
- * measured with a commutative sum, called with a non-commutative
- * operation) leaves the choice to the model.  The radix and segment: the
- * caller's (COLIBRI_RADIX, COLIBRI_SEGMENT_BYTES), else the rule's, else
- * the model's. */
-static struct choice choose(colibri_coll coll, const struct sched_params *p)
+/* The cost model's fastest among the algorithms whose restrictions hold,
+ * with the radix it prefers. */
+static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
+                                  const struct cost_params *m)
 {
     struct choice c = {NULL, p->radix, p->segment};
-    struct cost_params m = model_params(p);
-    int ppn, nodes;
-    node_shape(p, &ppn, &nodes);
-    const struct tuning_rule *r = matching_rule(coll, p, ppn, nodes);
-    if (r && strcmp(r->alg, "native") == 0)
-        return c;
-    const struct algorithm *a = r ? catalog_find(coll, r->alg) : NULL;
-    if (a && !catalog_violation(a, p)) {
-        c.alg = a;
-        if (!c.radix && r->radix)
-            c.radix = r->radix;
-        else
-            modelled(a, p, &m, &c.radix);
-        if (!c.segment && r->segment && p->elem_size)
-            c.segment = r->segment / (int64_t)p->elem_size;
-        return c;
-    }
     double best_t = 0;
     for (int i = 0; i < catalog_count; i++) {
-        a = &catalog[i];
+        const struct algorithm *a = &catalog[i];
         if (a->coll != coll || catalog_violation(a, p))
             continue;
         int k;
-        double t = modelled(a, p, &m, &k);
+        double t = modelled(a, p, m, &k);
         /* Ties (e.g. rabenseifner and rabenseifner_3_2 at p = 2^k, equal up
          * to rounding) go to the earlier catalog entry, not to rounding. */
         if (!c.alg || t < best_t * (1 - 1e-9)) {
@@ -363,6 +343,43 @@ static struct choice choose(colibri_coll coll, const struct sched_params *p)
             c.radix = k;
         }
     }
+    return c;
+}
+
+/* The choice itself: the tuning rule for this shape, else the cost model's
+ * minimum.  Two exceptions leave it to the model: a rule's algorithm whose
+ * restriction this call breaks (ring measured with a commutative sum,
+ * called with a non-commutative operation), and data the agreed estimate
+ * finds sparse enough for a sparse algorithm (rules are measured on dense
+ * data, docs/tuning.md).  The radix and segment: the caller's
+ * (COLIBRI_RADIX, COLIBRI_SEGMENT_BYTES), else the rule's, else the
+ * model's. */
+static struct choice choose(colibri_coll coll, const struct sched_params *p)
+{
+    struct cost_params m = model_params(p);
+    int ppn, nodes;
+    node_shape(p, &ppn, &nodes);
+    const struct tuning_rule *r = matching_rule(coll, p, ppn, nodes);
+    if (!r)
+        return model_choice(coll, p, &m);
+    if (p->density > 0) {
+        struct choice c = model_choice(coll, p, &m);
+        if (c.alg && (c.alg->restrictions & R_NEUTRAL))
+            return c;
+    }
+    struct choice c = {NULL, p->radix, p->segment};
+    if (strcmp(r->alg, "native") == 0)
+        return c;
+    const struct algorithm *a = catalog_find(coll, r->alg);
+    if (!a || catalog_violation(a, p))
+        return model_choice(coll, p, &m);
+    c.alg = a;
+    if (!c.radix && r->radix)
+        c.radix = r->radix;
+    else
+        modelled(a, p, &m, &c.radix);
+    if (!c.segment && r->segment && p->elem_size)
+        c.segment = r->segment / (int64_t)p->elem_size;
     return c;
 }
 
