@@ -307,6 +307,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
      * between starts): it uses the caller's hint, if any. */
     const bool sparse_ok = a->coll < COLIBRI_ALLTOALL && pf->sparse_ok;
     struct sparse_estimate *fresh = NULL;
+    bool estimated = false; /* the shape's sparse estimate served or counted this call */
     if (sparse_ok) {
         r->sparse = pf->sparse;
         c->sp.sparse = &r->sparse;
@@ -324,6 +325,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         } else if ((!name || !*name || strcmp(name, "auto") == 0) &&
                    bytes >= SPARSE_AUTO_BYTES) {
             fresh = agreed_shape(c->cs, a, &r->sparse, input, n, bytes, &c->sp);
+            estimated = true;
         }
     }
 
@@ -356,6 +358,11 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     if (!op->alg) {
         struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
         reduction_destroy(op);
+        /* an interposed call (requested NULL) with a predefined pair
+         * (kernel) whose path kept no sparse estimate: the next identical
+         * one goes straight below (native.h) */
+        if (state_rc == MPI_SUCCESS && !requested && pf->kernel && !estimated)
+            native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op, c->sp.root, cs);
         if (state_rc == MPI_SUCCESS)
             cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
@@ -507,6 +514,7 @@ int colibri_sparse_hint(MPI_Comm comm, double density)
     if (rc != MPI_SUCCESS)
         return rc;
     cs->density_hint = density > 0 ? (density < 1 ? density : 1) : 0;
+    __atomic_add_fetch(&comm_state_epoch, 1, __ATOMIC_RELAXED); /* choices may change */
     /* the caller says the data changed: estimate afresh on the next call */
     memset(cs->estimate, 0, sizeof cs->estimate);
     return MPI_SUCCESS;

@@ -330,9 +330,9 @@ void tuning_parse(const char *text, const char *path, tuning_known_fn known, FIL
 
 bool tuning_load(const char *path, tuning_known_fn known, FILE *diag, struct tuning_file *t)
 {
-    memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "r");
     if (!f) {
+        memset(t, 0, sizeof *t);
         if (diag)
             fprintf(diag, "colibri: cannot read tuning file '%s': %s\n", path, strerror(errno));
         return false;
@@ -353,6 +353,7 @@ bool tuning_load(const char *path, tuning_known_fn known, FILE *diag, struct tun
     }
     fclose(f);
     if (!text) {
+        memset(t, 0, sizeof *t);
         if (diag)
             fprintf(diag, "colibri: out of memory reading tuning file '%s'\n", path);
         return false;

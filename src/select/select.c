@@ -72,9 +72,12 @@ static const struct tuning_file *tuning_in_force(void)
     if (tuning_generation == cfg->generation)
         return &tuning;
     tuning_generation = cfg->generation;
-    memset(&tuning, 0, sizeof tuning);
+    if (!cfg->tuning[0]) {
+        memset(&tuning, 0, sizeof tuning);
+        return &tuning;
+    }
     FILE *diag = diag_stream();
-    if (!cfg->tuning[0] || !tuning_load(cfg->tuning, known_algorithm, diag, &tuning))
+    if (!tuning_load(cfg->tuning, known_algorithm, diag, &tuning)) /* cleared, said why */
         return &tuning;
     char lib[MPI_MAX_LIBRARY_VERSION_STRING], here[sizeof tuning.mpi];
     int len = 0;
