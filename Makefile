@@ -45,7 +45,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS := $(LIB_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
 
 BENCH := $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench $(BUILD)/bin/overlap-bench \
-         $(BUILD)/bin/setup-bench $(BUILD)/bin/call-cost-bench $(BUILD)/bin/sparse-bench
+         $(BUILD)/bin/setup-bench $(BUILD)/bin/call-cost-bench $(BUILD)/bin/sparse-bench \
+         $(BUILD)/bin/dropin-bench
 TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-tune $(BENCH)
 # The benchmark programs' shared core: options, timed loops, CSV (bench/lib/).
 BENCH_OBJ := $(BUILD)/obj/bench/lib/bench_common.o
@@ -138,8 +139,12 @@ $(BUILD)/bin/sparse-bench: bench/sparse_bench.c $(BENCH_DEPS) $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(BENCH_LINK) $(LINK_COLIBRI) $(LDLIBS)
 
-# Links no colibri: measured plain, or with colibri preloaded.
+# Link no colibri: measured plain, or with colibri preloaded.
 $(BUILD)/bin/call-cost-bench: bench/call_cost_bench.c $(BENCH_DEPS)
+	@mkdir -p $(dir $@)
+	$(BENCH_LINK) $(LDLIBS)
+
+$(BUILD)/bin/dropin-bench: bench/dropin_bench.c $(BENCH_DEPS)
 	@mkdir -p $(dir $@)
 	$(BENCH_LINK) $(LDLIBS)
 
