@@ -23,7 +23,8 @@
  * candidate more than PRUNE_RATIO times slower than the best at the two
  * previous sizes, and not closing in, is not measured at larger sizes.
  * An algorithm that beats native by NATIVE_MARGIN is timed against native
- * once more, the two alone, and must win again.
+ * once more, the two alone, and must win again; and once more after all
+ * sizes are measured (5 rounds).
  *
  * Everything the harness needs for itself goes through PMPI_* (bench/lib);
  * the algorithms run through colibri's C API, native as the MPI below's
@@ -460,6 +461,31 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Times candidate c of size i of pl against native, the two alone, in
+ * `reps` rounds of alternating order, each a batch of about BATCH_SECONDS
+ * (from the times measured before); true when c's median is below
+ * NATIVE_MARGIN times native's. */
+static bool beats_native(const struct plan *pl, int i, struct bufs *b, int c, int reps)
+{
+    const bool each = pl->coll == COLIBRI_REDUCE || pl->coll >= COLIBRI_ALLTOALL;
+    const int pair[2] = {0, c};
+    double u[2][MAX_REPS];
+    for (int r = 0; r < reps; r++)
+        for (int jj = 0; jj < 2; jj++) {
+            const int j = (jj + r) % 2;
+            struct call_ctx x = {pl, &pl->c[pair[j]], b, pl->count[i]};
+            set_variant(x.c);
+            const double t = pl->us[i][pair[j]] * 1e-6;
+            int k = t > 0 ? (int)(BATCH_SECONDS / t) : 1;
+            k = k < 1 ? 1 : k > MAX_BATCH ? MAX_BATCH : k;
+            struct bench_loop l = {call, &x, MPI_COMM_WORLD, k, 0, each, 0};
+            u[j][r] = bench_time(&l);
+        }
+    qsort(u[0], (size_t)reps, sizeof **u, cmp_double);
+    qsort(u[1], (size_t)reps, sizeof **u, cmp_double);
+    return u[1][reps / 2] < NATIVE_MARGIN * u[0][reps / 2];
+}
+
 /* Measures size i of pl within `allowed` seconds; fills pl->us[i]. */
 static void measure(struct plan *pl, int i, struct bufs *b, double allowed)
 {
@@ -525,29 +551,12 @@ static void measure(struct plan *pl, int i, struct bufs *b, double allowed)
         pl->us[i][prev] * NATIVE_MARGIN <= pl->us[i][best] &&
         pl->us[i][prev] <= NATIVE_MARGIN * pl->us[i][0])
         best = prev;
-    /* An algorithm that beat native is timed against it once more, both
-     * alone, and keeps the size only if it wins again: one burst of
+    /* An algorithm that beat native is timed against it once more, the
+     * two alone, and keeps the size only if it wins again: one burst of
      * another process's work during the first round must not hand a size
      * to an algorithm (this machine's neighbours taught that). */
-    if (best != 0 && !fake) {
-        const int pair[2] = {0, best};
-        double u[2][MAX_REPS];
-        for (int r = 0; r < reps; r++)
-            for (int jj = 0; jj < 2; jj++) {
-                const int j = (jj + r) % 2;
-                struct call_ctx x = {pl, &pl->c[pair[j]], b, pl->count[i]};
-                set_variant(x.c);
-                int kk = 1;
-                for (int q = 0; q < na; q++)
-                    kk = act[q] == pair[j] ? k[q] : kk;
-                struct bench_loop l = {call, &x, MPI_COMM_WORLD, kk, 0, each, 0};
-                u[j][r] = bench_time(&l);
-            }
-        qsort(u[0], (size_t)reps, sizeof **u, cmp_double);
-        qsort(u[1], (size_t)reps, sizeof **u, cmp_double);
-        if (!(u[1][reps / 2] < NATIVE_MARGIN * u[0][reps / 2]))
-            best = 0;
-    }
+    if (best != 0 && !fake && !beats_native(pl, i, b, best, reps))
+        best = 0;
     pl->winner[i] = best;
     double fastest = pl->us[i][best];
     for (int j = 0; j < na; j++)
@@ -823,8 +832,27 @@ int main(int argc, char **argv)
             progress(&o, pl, i, done, total, elapsed, (total - done) * (per < rest ? per : rest),
                      i + 1 == pl->n_sizes);
         }
-        rules_of(pl, &t, ppn, nodes);
     }
+    /* A last check, minutes after the first measurements: every size an
+     * algorithm won is timed against native once more (5 rounds) and goes
+     * back to native unless the algorithm wins again, so that a burst of
+     * other work on the machine lasting through one size's two rounds
+     * cannot decide it. */
+    int verified = 0, reverted = 0;
+    for (int q = 0; q < np && !fakes; q++)
+        for (int i = 0; i < plans[q].n_sizes; i++)
+            if (plans[q].winner[i] != 0) {
+                verified++;
+                if (!beats_native(&plans[q], i, &b, plans[q].winner[i], 5)) {
+                    plans[q].winner[i] = 0;
+                    reverted++;
+                }
+            }
+    if (rank == 0 && !o.quiet && verified)
+        fprintf(stderr, "colibri-tune: checked again the %d sizes an algorithm won: %d went back "
+                        "to native\n", verified, reverted);
+    for (int q = 0; q < np; q++)
+        rules_of(&plans[q], &t, ppn, nodes);
     const double took = PMPI_Wtime() - t_start;
 
     if (rank == 0) {
