@@ -6,7 +6,8 @@
 #                     tests/run.sh's "sanitizers" section runs them)
 #   make sim          SimGrid SMPI (smpicc)     -> build-smpi/ (static library)
 #   make test         the whole test suite (tests/run.sh)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [TUNING=file]   (TUNING: the site's default
+#                     tuning file, installed as $(PREFIX)/etc/colibri/tuning)
 #   make bench        the benchmark programs of bench/ only
 #   make sparse-bench-smpi   build-smpi/bin/sparse-bench (SMPI), for bench/scripts/bench_sparse.sh
 MPI ?= openmpi
@@ -46,8 +47,9 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS := $(LIB_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
 
 BENCH := $(BUILD)/bin/colibri-bench $(BUILD)/bin/kernel-bench $(BUILD)/bin/overlap-bench \
-         $(BUILD)/bin/setup-bench $(BUILD)/bin/call-cost-bench $(BUILD)/bin/sparse-bench
-TOOLS := $(BUILD)/bin/colibri-info $(BENCH)
+         $(BUILD)/bin/setup-bench $(BUILD)/bin/call-cost-bench $(BUILD)/bin/sparse-bench \
+         $(BUILD)/bin/dropin-bench
+TOOLS := $(BUILD)/bin/colibri-info $(BUILD)/bin/colibri-tune $(BENCH)
 # The benchmark programs' shared core: options, timed loops, CSV (bench/lib/).
 BENCH_OBJ := $(BUILD)/obj/bench/lib/bench_common.o
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
@@ -108,6 +110,12 @@ $(BUILD)/bin/colibri-info: src/tools/colibri_info.c $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LINK_COLIBRI) $(LDLIBS)
 
+# colibri-tune times with the benchmarks' shared core (bench/lib) and reads
+# the catalog and kernels for its candidates and its calibration.
+$(BUILD)/bin/colibri-tune: src/tools/colibri_tune.c bench/lib/bench_common.h $(BENCH_OBJ) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -Ibench/lib $< $(BENCH_OBJ) -o $@ $(LINK_COLIBRI) $(LDLIBS)
+
 # bench/<name>_bench.c -> $(BUILD)/bin/<name>-bench, each linked with the
 # shared core.
 BENCH_DEPS := bench/lib/bench_common.h $(BENCH_OBJ)
@@ -133,8 +141,12 @@ $(BUILD)/bin/sparse-bench: bench/sparse_bench.c $(BENCH_DEPS) $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(BENCH_LINK) $(LINK_COLIBRI) $(LDLIBS)
 
-# Links no colibri: measured plain, or with colibri preloaded.
+# Link no colibri: measured plain, or with colibri preloaded.
 $(BUILD)/bin/call-cost-bench: bench/call_cost_bench.c $(BENCH_DEPS)
+	@mkdir -p $(dir $@)
+	$(BENCH_LINK) $(LDLIBS)
+
+$(BUILD)/bin/dropin-bench: bench/dropin_bench.c $(BENCH_DEPS)
 	@mkdir -p $(dir $@)
 	$(BENCH_LINK) $(LDLIBS)
 
@@ -159,11 +171,13 @@ test:
 
 install: $(LIBRARY) $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/colibri
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/colibri \
+	  $(DESTDIR)$(PREFIX)/etc/colibri
 	install -m 644 include/colibri.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BUILD)/lib/libcolibri.* $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibri.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/colibri.pc
+	$(if $(TUNING),install -m 644 $(TUNING) $(DESTDIR)$(PREFIX)/etc/colibri/tuning)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
 
 clean:

@@ -229,6 +229,13 @@ int colibri_catalog_size(void);
 int colibri_catalog_get(int index, colibri_algorithm_info *info);
 const char *colibri_coll_name(colibri_coll coll);
 
+/* What automatic selection uses, as lines of text into buf (len bytes,
+ * truncated): the tuning file in force (COLIBRI_TUNING, else the site's
+ * default $PREFIX/etc/colibri/tuning) with its rules used and lines
+ * ignored, the MPI and shape it was measured on, and the cost model's
+ * parameters and where they come from.  colibri-info prints it. */
+void colibri_tuning_describe(char *buf, size_t len);
+
 /* Name of the algorithm the last call of `coll` on `comm` ran on this
  * process ("native" when it went to the MPI below), or NULL if none ran. */
 const char *colibri_last_algorithm(MPI_Comm comm, colibri_coll coll);

@@ -6,8 +6,10 @@
 #    software path alone;
 #  - microseconds per call on 1 and 2 ranks (call-cost-bench, fastest of
 #    -R repetitions).
-# Arguments go to call-cost-bench.  Output: the report on stdout (also in
-# build/bench-runs/nonblocking/call-cost.txt, RUNS=), and its numbers in
+# colibri-native is colibri with a tuning file whose rule sends every
+# allreduce to the MPI below.  Arguments go to call-cost-bench.  Output:
+# the report on stdout (also in build/bench-runs/nonblocking/call-cost.txt,
+# RUNS=), and its numbers in
 # docs/results/nonblocking/call-cost.csv (OUT= another folder), run
 # call-cost: impl,metric,ranks,bytes,blocking,nonblocking,ratio, metric
 # "instructions" (per call, callgrind) or "us" (microseconds per call);
@@ -24,9 +26,20 @@ mkdir -p "$OUT" "$RUNS"
 out=$RUNS/call-cost.txt piece=$RUNS/call-cost.csv
 echo "impl,metric,ranks,bytes,blocking,nonblocking,ratio" >"$piece"
 calls=${CALLS:-10000}
-instructions() { # native|colibri blocking|nonblocking
-  local p=P env=(env)
-  [ "$1" = colibri ] && p= env=(env LD_PRELOAD="$lib")
+# colibri-native: colibri with a tuning file that sends every allreduce to
+# the MPI below (what a `native` rule costs, docs/tuning.md)
+printf 'allreduce 0 9223372036854775807 1 1000000 native\n' >"$RUNS/native.tuning"
+impl_env() { # native|colibri|colibri-native: the env command that runs it
+  case $1 in
+    native) echo env ;;
+    colibri) echo env LD_PRELOAD="$lib" ;;
+    *) echo env LD_PRELOAD="$lib" COLIBRI_TUNING="$RUNS/native.tuning" ;;
+  esac
+}
+instructions() { # native|colibri|colibri-native blocking|nonblocking
+  local p=P env
+  read -ra env <<<"$(impl_env "$1")"
+  [ "$1" != native ] && p=
   local t=(--toggle-collect=${p}MPI_Allreduce)
   [ "$2" = nonblocking ] && t=(--toggle-collect=${p}MPI_Iallreduce --toggle-collect=${p}MPI_Wait)
   local f; f=$(mktemp)
@@ -39,7 +52,7 @@ instructions() { # native|colibri blocking|nonblocking
   echo "# $(date -u +%FT%TZ) $(uname -n), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), Open MPI $(ompi_info --version 2>/dev/null | head -1 | awk '{print $NF}')"
   if command -v valgrind >/dev/null; then
     echo "# instructions per call, 1 rank, 8 bytes (callgrind)"
-    for impl in native colibri; do
+    for impl in native colibri colibri-native; do
       b=$(instructions $impl blocking) nb=$(instructions $impl nonblocking)
       echo "$impl blocking=$b nonblocking=$nb"
       echo "$impl,instructions,1,8,$b,$nb,$(awk -v a="$b" -v b="$nb" 'BEGIN { printf "%.3f", b / a }')" >>"$piece"
@@ -47,8 +60,8 @@ instructions() { # native|colibri blocking|nonblocking
   fi
   echo "# microseconds per call, 8 bytes (fastest repetition; arguments: ${*:-none})"
   for np in 1 2; do
-    for impl in native colibri; do
-      env=(env); [ $impl = colibri ] && env=(env LD_PRELOAD="$lib")
+    for impl in native colibri colibri-native; do
+      read -ra env <<<"$(impl_env $impl)"
       printf '%-7s %s\n' $impl "$("${env[@]}" mpirun -n $np $bin -o "$RUNS/one.csv" "$@")"
       tail -n +2 "$RUNS/one.csv" | sed "s/^/$impl,us,/" >>"$piece"
     done

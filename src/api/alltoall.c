@@ -194,6 +194,14 @@ static int global_max_block(struct comm_state *cs, const int64_t *sc, const int6
     return agree_max(cs, MPI_INT64_T, out);
 }
 
+/* A predefined datatype: never freed, so its handle never names another. */
+static bool predefined(MPI_Datatype dt)
+{
+    int ni, na, nd, combiner = -1;
+    return PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
+           combiner == MPI_COMBINER_NAMED;
+}
+
 static bool wants_auto(colibri_coll coll, const char *requested)
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
@@ -401,7 +409,8 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     }
     if ((named && (named->restrictions & R_NODE_AWARE) && kind == CALL_BLOCKING) ||
         (!named && a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested) &&
-         kind == CALL_BLOCKING)) {
+         kind == CALL_BLOCKING) ||
+        (wants_auto(a->coll, requested) && select_wants_layout(a->coll))) {
         rc = node_layout_get(c->cs, &c->sp.layout);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
@@ -415,6 +424,11 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         exchange_destroy(op);
         if (rc != MPI_SUCCESS)
             return raise_error(a->comm, fn, rc, msg);
+        /* an interposed alltoall of predefined types: the next identical
+         * call goes straight below (native.h); alltoallv's choice follows
+         * an agreement every call */
+        if (!requested && a->coll == COLIBRI_ALLTOALL && predefined(a->recvtype))
+            native_memo_note(a->coll, kind, a->comm, a->recvcount, a->recvtype, MPI_OP_NULL, 0, cs);
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         return native_exchange(a, kind, req);

@@ -43,6 +43,12 @@ static int64_t *fill_counts(colibri_coll coll, int size, MPI_Count count, const 
     return c;
 }
 
+void colibri_tuning_describe(char *buf, size_t len)
+{
+    if (buf && len)
+        select_describe(buf, len);
+}
+
 const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count, int type_size,
                            int commutative)
 {

@@ -16,6 +16,7 @@
 #include "../runtime/agree.h"
 #include "../runtime/executor.h"
 #include "../runtime/stats.h"
+#include "../runtime/state/node.h"
 #include "../runtime/validate.h"
 #include "../runtime/state/node.h"
 
@@ -319,6 +320,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
      * between starts): it uses the caller's hint, if any. */
     const bool sparse_ok = a->coll < COLIBRI_ALLTOALL && pf->sparse_ok;
     struct sparse_estimate *fresh = NULL;
+    bool estimated = false; /* the shape's sparse estimate served or counted this call */
     if (sparse_ok) {
         r->sparse = pf->sparse;
         c->sp.sparse = &r->sparse;
@@ -336,6 +338,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         } else if ((!name || !*name || strcmp(name, "auto") == 0) &&
                    bytes >= SPARSE_AUTO_BYTES) {
             fresh = agreed_shape(c->cs, a, &r->sparse, input, n, bytes, &c->sp);
+            estimated = true;
         }
     }
 
@@ -355,8 +358,11 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
 
     /* Node-aware algorithms need the node layout (once per group; lazily
      * predicted, no message) and the chunk of the node's reduction segment
-     * that this type allows. */
-    if (state_rc == MPI_SUCCESS && pf->dti_rc == MPI_SUCCESS && may_be_node_aware(a->coll, requested)) {
+     * that this type allows; tuning rules for a node shape match only a
+     * known layout (select.h). */
+    const bool node_aware = may_be_node_aware(a->coll, requested);
+    if (state_rc == MPI_SUCCESS && pf->dti_rc == MPI_SUCCESS &&
+        (node_aware || select_wants_layout(a->coll))) {
         const struct node_layout *l;
         rc = node_layout_get(c->cs, &l);
         if (rc != MPI_SUCCESS) {
@@ -365,8 +371,10 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         }
         const MPI_Aint over = pf->dti.true_extent - pf->dti.extent;
         c->sp.layout = l;
-        c->sp.node_chunk = node_chunk_elems(cfg->node_shm_bytes - (over > 0 ? over : 0), NODE_SLOTS,
-                                            c->cs->grp->layout_max_ranks, pf->dti.extent);
+        if (node_aware)
+            c->sp.node_chunk = node_chunk_elems(cfg->node_shm_bytes - (over > 0 ? over : 0),
+                                                NODE_SLOTS, c->cs->grp->layout_max_ranks,
+                                                pf->dti.extent);
     }
 
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
@@ -380,6 +388,11 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     if (!op->alg) {
         struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
         reduction_destroy(op);
+        /* an interposed call (requested NULL) with a predefined pair
+         * (kernel) whose path kept no sparse estimate: the next identical
+         * one goes straight below (native.h) */
+        if (state_rc == MPI_SUCCESS && !requested && pf->kernel && !estimated)
+            native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op, c->sp.root, cs);
         if (state_rc == MPI_SUCCESS)
             cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
@@ -541,6 +554,7 @@ int colibri_sparse_hint(MPI_Comm comm, double density)
     if (rc != MPI_SUCCESS)
         return rc;
     cs->density_hint = density > 0 ? (density < 1 ? density : 1) : 0;
+    __atomic_add_fetch(&comm_state_epoch, 1, __ATOMIC_RELAXED); /* choices may change */
     /* the caller says the data changed: estimate afresh on the next call */
     memset(cs->estimate, 0, sizeof cs->estimate);
     return MPI_SUCCESS;

@@ -1,9 +1,12 @@
 /* Reads the COLIBRI_* variables that every call consults (see config.h). */
 #include "config.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct config cfg;
 static int loaded;
@@ -39,6 +42,28 @@ static double env_positive(const char *name, double def)
     return x > 0.0 ? x : def;
 }
 
+/* The site's tuning file: etc/colibri/tuning under the prefix of the
+ * library's own folder ($PREFIX/lib/libcolibri.so: $PREFIX/etc/colibri/tuning,
+ * where `make install` makes room for it), so that a relocated install
+ * finds its own; "" when the library cannot tell where it was loaded from. */
+static void site_tuning(char *out, size_t len)
+{
+    Dl_info info;
+    out[0] = '\0';
+    if (!dladdr((void *)site_tuning, &info) || !info.dli_fname)
+        return;
+    char dir[4096];
+    if (!realpath(info.dli_fname, dir)) /* build/bin/../lib/...: the real folders */
+        snprintf(dir, sizeof dir, "%s", info.dli_fname);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            return;
+        *slash = '\0';
+    }
+    snprintf(out, len, "%s/etc/colibri/tuning", *dir ? dir : "");
+}
+
 void colibri_config_reload(void)
 {
     for (int c = 0; c < COLIBRI_NCOLL; c++)
@@ -58,9 +83,18 @@ void colibri_config_reload(void)
     cfg.stats = env_flag("COLIBRI_STATS");
     cfg.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
     env_string("COLIBRI_COST_MODEL", cfg.cost_model, sizeof cfg.cost_model);
-    env_string("COLIBRI_TUNING", cfg.tuning, sizeof cfg.tuning);
     cfg.shm_bandwidth = env_positive("COLIBRI_SHM_BANDWIDTH", 1e10);
     cfg.shm_gamma = env_positive("COLIBRI_SHM_GAMMA", 5e-11);
+    /* COLIBRI_TUNING names the file; set to "" or "none" it turns the
+     * site's default off; unset, the site's default is used if present. */
+    site_tuning(cfg.tuning_default, sizeof cfg.tuning_default);
+    const char *tuning = getenv("COLIBRI_TUNING");
+    cfg.tuning_source = "COLIBRI_TUNING";
+    if (!tuning) {
+        tuning = access(cfg.tuning_default, R_OK) == 0 ? cfg.tuning_default : "";
+        cfg.tuning_source = "the site's default";
+    }
+    snprintf(cfg.tuning, sizeof cfg.tuning, "%s", strcmp(tuning, "none") == 0 ? "" : tuning);
     cfg.generation++;
     loaded = 1;
 }

@@ -27,7 +27,9 @@ struct config {
     bool stats;                        /* COLIBRI_STATS set, not "0" */
     bool progress_thread;              /* COLIBRI_PROGRESS_THREAD set, not "0" */
     char cost_model[256];              /* COLIBRI_COST_MODEL, "" when unset */
-    char tuning[4096];                 /* COLIBRI_TUNING (a path), "" when unset */
+    char tuning[4096];                 /* the tuning file in force, "" for none */
+    const char *tuning_source;         /* "COLIBRI_TUNING" or "the site's default" */
+    char tuning_default[4096];         /* the site's default's path (config.c) */
     /* SMPI builds only (runtime/shm_charge.h): what a shared-segment copy
      * and reduction cost in simulated time. */
     double shm_bandwidth;              /* COLIBRI_SHM_BANDWIDTH, bytes/s (default 1e10) */

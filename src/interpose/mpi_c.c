@@ -18,7 +18,9 @@
  * or read: array lengths (the remote group's size for alltoall(v) on an
  * intercommunicator), MPI_ROOT and MPI_PROC_NULL roots, MPI_IN_PLACE rules,
  * info and error reports are then exactly the MPI's.  Every entry point
- * begins with this. */
+ * begins with this, after (for the collectives a `native` tuning rule may
+ * send below) native_memo_hit: a call that went below by automatic choice
+ * was an intracommunicator's, and an identical one goes below at once. */
 #define PASS_THROUGH(comm, pmpi_call)                                                   \
     do {                                                                                \
         if (comm_passes_through(comm))                                                  \
@@ -28,6 +30,8 @@
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
+    if (native_memo_hit(COLIBRI_ALLREDUCE, CALL_BLOCKING, comm, count, datatype, op, 0))
+        return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     PASS_THROUGH(comm, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
@@ -35,6 +39,8 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
+    if (native_memo_hit(COLIBRI_REDUCE, CALL_BLOCKING, comm, count, datatype, op, root))
+        return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     PASS_THROUGH(comm, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm));
     return colibri_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
@@ -42,6 +48,8 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    if (native_memo_hit(COLIBRI_REDUCE_SCATTER_BLOCK, CALL_BLOCKING, comm, recvcount, datatype, op, 0))
+        return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
     PASS_THROUGH(comm, PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm));
     return colibri_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
 }
@@ -106,6 +114,8 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    if (native_memo_hit(COLIBRI_ALLTOALL, CALL_BLOCKING, comm, recvcount, recvtype, MPI_OP_NULL, 0))
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     PASS_THROUGH(comm, PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                      comm));
     return colibri_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
@@ -165,6 +175,8 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    if (native_memo_hit(COLIBRI_ALLREDUCE, CALL_NONBLOCKING, comm, count, datatype, op, 0))
+        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     PASS_THROUGH(comm, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }

@@ -15,7 +15,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "stats.h"
 #include "validate.h"
+#include "../config/config.h"
 
 #if MPI_VERSION >= 4
 #define HAVE_LARGE_COUNT 1
@@ -212,4 +214,29 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
                   a->recvcounts ? rc : NULL, a->rdispls ? rd : NULL, a->recvtype, a->comm);
     free(v);
     return r;
+}
+
+_Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
+
+bool native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                     MPI_Datatype dt, MPI_Op op, int root)
+{
+    const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
+    const struct native_memo *m = native_memo_slot(comm, count, tag);
+    if (m->tag != tag || m->comm != comm || m->count != count || m->dt != dt || m->op != op ||
+        m->root != root || m->generation != config_get()->generation ||
+        m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED))
+        return false;
+    *m->last = "native";
+    stats_count(NULL, coll, kind);
+    return true;
+}
+
+void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs)
+{
+    const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
+    *native_memo_slot(comm, count, tag) =
+        (struct native_memo){tag, comm, dt, op, count, root, config_get()->generation,
+                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll]};
 }

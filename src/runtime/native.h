@@ -44,4 +44,54 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
  * or reports them. */
 int comm_passes_through(MPI_Comm comm);
 
+/*
+ * The shortcut for calls that automatic selection hands to the MPI below
+ * (a `native` tuning rule).  Such a call costs the MPI's own call and
+ * little more only if colibri does not validate, look up its state and
+ * select again each time: 1520 instructions for an 8-byte allreduce, 240
+ * for Open MPI's own (docs/tuning.md).  So the interposed entry points
+ * remember, per thread, the last calls that went native by automatic
+ * choice, keyed by what the choice depends on that can change between
+ * calls (collective, form, communicator, count, datatype, operation,
+ * root), and send an identical call straight below.
+ *
+ * Sound because the choice is the same on every rank and for every
+ * identical call: only calls whose full path communicates nothing are
+ * remembered (the communicator's state and layout exist; no sparse
+ * estimate is due), only predefined datatypes and operations (never
+ * freed, so never reused for another), and every remembered call is
+ * forgotten when the configuration is reloaded (config generation), a
+ * communicator with colibri state is freed (its handle may come back as
+ * another communicator) or a sparse hint is given (comm_state_epoch).  A
+ * rank that misses where another hits takes the full path to the same
+ * answer.  The MPI below validates the arguments itself.
+ */
+struct native_memo {
+    int tag;            /* 1 + coll * CALL_KINDS + kind; 0: empty */
+    MPI_Comm comm;
+    MPI_Datatype dt;
+    MPI_Op op;          /* MPI_OP_NULL for alltoall */
+    int64_t count;
+    int root;
+    unsigned generation, epoch;
+    const char **last;  /* the state's last[coll], for colibri_last_algorithm */
+};
+#define NATIVE_MEMO_SLOTS 8
+extern _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
+
+static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count, int tag)
+{
+    const uint64_t h = (uint64_t)count ^ (uint64_t)(uintptr_t)comm >> 4 ^ (uint64_t)tag << 2;
+    return &native_memo[h % NATIVE_MEMO_SLOTS];
+}
+
+/* True (and the call counted as native) when an identical call went to
+ * the MPI below by automatic choice: the caller makes the MPI's call. */
+bool native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                     MPI_Datatype dt, MPI_Op op, int root);
+/* Remembers a call that automatic choice sent below (its conditions:
+ * above); `cs` is the communicator's state. */
+void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs);
+
 #endif

@@ -63,14 +63,6 @@ const struct algorithm catalog[] = {
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
-static const char *const coll_names[COLIBRI_NCOLL] = {
-    "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv"};
-
-const char *colibri_coll_name(colibri_coll coll)
-{
-    return (unsigned)coll < COLIBRI_NCOLL ? coll_names[coll] : NULL;
-}
-
 static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware",
                                                 "neutral-element", "blocking-only", "node-order"};
 

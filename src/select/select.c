@@ -6,6 +6,7 @@
  */
 #include "select.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <mpi.h>
 
 #include "../config/config.h"
+#include "../config/tuning.h"
 #include "../patterns/node_reduce.h"
 
 /* Cost-model parameters: defaults describe a 100 Gb/s, 1 us cluster with
@@ -37,78 +39,115 @@
  * through a node's segment at 10 GB/s and a flag hand-off of 0.1 us (a
  * cache line between cores), and the MPI below's messages between two
  * ranks of one node at 0.5 us and 2 GB/s, what a flat algorithm pays when
- * the whole communicator is on one node.  The last is what Open MPI 4.1's
- * shared-memory transport gave flat Rabenseifner on this 2-core VM (4.8 ms
- * at 8 MiB on 2 ranks, where the split-rail copies took 3.4 ms); at
- * 100 Gb/s' 0.08 ns per byte the model sent 8 KiB-8 MiB allreduces on one
- * node to flat algorithms 1.4-8x slower than the node-aware ones. */
+ * the whole communicator is on one node (a tuning file's calibrated
+ * point-to-point figures on one node replace the last two).  The last is
+ * what Open MPI 4.1's shared-memory transport gave flat Rabenseifner on
+ * this 2-core VM (4.8 ms at 8 MiB on 2 ranks, where the split-rail copies
+ * took 3.4 ms); at 100 Gb/s' 0.08 ns per byte the model sent 8 KiB-8 MiB
+ * allreduces on one node to flat algorithms 1.4-8x slower than the
+ * node-aware ones. */
 #define SHM_BETA_DEFAULT 1.0e-10
 #define SHM_ALPHA_DEFAULT 1.0e-7
 #define NODE_ALPHA_DEFAULT 5.0e-7
 #define NODE_BETA_DEFAULT 5.0e-10
-static struct cost_params model_params(void)
+
+/*
+ * The tuning file in force: COLIBRI_TUNING, else the site's default
+ * (config.h), read again when the configuration is reloaded.  A file
+ * measured with another MPI library (its `mpi` line) is not used at all:
+ * its rules and model describe another library's collectives.
+ */
+static struct tuning_file tuning;
+static unsigned tuning_generation; /* config generation it was read at */
+
+static bool known_algorithm(colibri_coll coll, const char *alg, char *why, size_t len)
 {
-    static struct cost_params m;
+    if (catalog_find(coll, alg))
+        return true;
+    char names[512];
+    snprintf(why, len, "unknown %s algorithm '%s' (valid: %s, native)", colibri_coll_name(coll),
+             alg, catalog_names(coll, names, sizeof names));
+    return false;
+}
+
+/* Messages about the file go to stderr once per job, from world rank 0
+ * (every rank reads the same file). */
+static FILE *diag_stream(void)
+{
+    int init = 0, fin = 0, rank = 0;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (init && !fin)
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == 0 ? stderr : NULL;
+}
+
+static const struct tuning_file *tuning_in_force(void)
+{
+    const struct config *cfg = config_get();
+    if (tuning_generation == cfg->generation)
+        return &tuning;
+    tuning_generation = cfg->generation;
+    if (!cfg->tuning[0]) {
+        memset(&tuning, 0, sizeof tuning);
+        return &tuning;
+    }
+    FILE *diag = diag_stream();
+    if (!tuning_load(cfg->tuning, known_algorithm, diag, &tuning)) /* cleared, said why */
+        return &tuning;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING], here[sizeof tuning.mpi];
+    int len = 0;
+    PMPI_Get_library_version(lib, &len);
+    tuning_mpi_id(lib, here, sizeof here);
+    if (tuning.mpi[0] && strcmp(tuning.mpi, here) != 0) {
+        if (diag)
+            fprintf(diag,
+                    "colibri: %s:%d: measured with '%s', not with this MPI ('%s'): its rules "
+                    "and model are ignored (run colibri-tune again)\n",
+                    cfg->tuning, tuning.mpi_line, tuning.mpi, here);
+        tuning.n_ignored += tuning.n_rules;
+        tuning.n_rules = 0;
+        tuning.model.set = false;
+    }
+    return &tuning;
+}
+
+/* Cost-model parameters, from the lowest precedence up: the defaults
+ * above, the tuning file's calibrated model, COLIBRI_COST_MODEL.  A
+ * calibrated model has point-to-point figures between ranks of a node and,
+ * when measured on several nodes, between nodes: a call on a communicator
+ * whose layout says it lies on one node gets the first, others the second
+ * (or the first, when the file has only those). */
+static struct cost_params model_params(const struct sched_params *p)
+{
+    static struct cost_params across, within;
     static unsigned generation;
     const struct config *cfg = config_get();
     if (generation != cfg->generation) {
-        m.alpha = 1.0e-6;
-        m.beta = 8.0e-11;
-        m.gamma = 5.0e-11;
-        m.o = 2.0e-7; /* 5 million messages per second and core */
-        m.sparse = SPARSE_DEFAULT;
-        m.shm_beta = SHM_BETA_DEFAULT;
-        m.shm_alpha = SHM_ALPHA_DEFAULT;
-        m.node_alpha = NODE_ALPHA_DEFAULT;
-        m.node_beta = NODE_BETA_DEFAULT;
+        const struct tuning_model *t = &tuning_in_force()->model;
+        across = (struct cost_params){.alpha = 1.0e-6, .beta = 8.0e-11, .gamma = 5.0e-11,
+                                      .o = 2.0e-7, /* 5 million messages per second and core */
+                                      .sparse = SPARSE_DEFAULT, .shm_beta = SHM_BETA_DEFAULT,
+                                      .shm_alpha = SHM_ALPHA_DEFAULT,
+                                      .node_alpha = NODE_ALPHA_DEFAULT,
+                                      .node_beta = NODE_BETA_DEFAULT};
+        if (t->set) {
+            across.alpha = t->alpha > 0 ? t->alpha : t->alpha_node;
+            across.beta = t->alpha > 0 ? t->beta : t->beta_node;
+            across.gamma = t->gamma > 0 ? t->gamma : across.gamma;
+            across.o = t->o > 0 ? t->o : across.o;
+            if (t->alpha_node > 0)
+                across.node_alpha = t->alpha_node, across.node_beta = t->beta_node;
+        }
         if (cfg->cost_model[0])
-            sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta,
-                   &m.gamma, &m.o, &m.sparse, &m.shm_beta, &m.shm_alpha, &m.node_alpha,
-                   &m.node_beta);
+            sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &across.alpha,
+                   &across.beta, &across.gamma, &across.o, &across.sparse, &across.shm_beta,
+                   &across.shm_alpha, &across.node_alpha, &across.node_beta);
+        within = across;
+        within.alpha = across.node_alpha, within.beta = across.node_beta;
         generation = cfg->generation;
     }
-    return m;
-}
-
-/*
- * COLIBRI_TUNING=<file>: measured rules that override the model, one per line,
- *   <collective> <min_bytes> <max_bytes> <min_p> <max_p> <algorithm|native>
- * (bytes: the whole vector, count x type size; ranges inclusive; '#' starts
- * a comment).  The first rule that matches and whose algorithm's
- * restrictions hold wins.
- */
-struct rule {
-    colibri_coll coll;
-    long long lo_bytes, hi_bytes;
-    int lo_p, hi_p;
-    char name[48];
-};
-static struct rule rules[256];
-static int n_rules;
-static unsigned rules_generation; /* config generation the rules were read at */
-
-static void load_rules(void)
-{
-    n_rules = 0;
-    const char *path = config_get()->tuning[0] ? config_get()->tuning : NULL;
-    FILE *f = path ? fopen(path, "r") : NULL;
-    if (path && !f)
-        fprintf(stderr, "colibri: warning: cannot read COLIBRI_TUNING file '%s'\n", path);
-    if (!f)
-        return;
-    char line[256], coll[48];
-    while (fgets(line, sizeof line, f) && n_rules < (int)(sizeof rules / sizeof *rules)) {
-        struct rule *r = &rules[n_rules];
-        if (line[0] == '#' || sscanf(line, "%47s %lld %lld %d %d %47s", coll, &r->lo_bytes,
-                                     &r->hi_bytes, &r->lo_p, &r->hi_p, r->name) != 6)
-            continue;
-        for (int c = 0; c < COLIBRI_NCOLL; c++)
-            if (strcmp(coll, colibri_coll_name((colibri_coll)c)) == 0) {
-                r->coll = (colibri_coll)c;
-                n_rules++;
-            }
-    }
-    fclose(f);
+    return p && p->layout && p->layout->n_nodes == 1 ? within : across;
 }
 
 static int64_t vector_elems(colibri_coll coll, const struct sched_params *p)
@@ -121,39 +160,95 @@ static int64_t vector_elems(colibri_coll coll, const struct sched_params *p)
     return n;
 }
 
-/* Returns 1 and sets *alg (NULL = native) when a tuning rule decides. */
-static int tuned_choice(colibri_coll coll, const struct sched_params *p,
-                        const struct algorithm **alg)
+/* The largest number of ranks on one node, and the nodes, from the
+ * communicator's layout (0, 0: unknown). */
+static void node_shape(const struct sched_params *p, int *ppn, int *nodes)
 {
-    if (rules_generation != config_get()->generation) {
-        load_rules();
-        rules_generation = config_get()->generation;
+    *ppn = *nodes = 0;
+    if (!p->layout)
+        return;
+    *nodes = p->layout->n_nodes;
+    for (int i = 0; i < *nodes; i++) {
+        int k = p->layout->node_start[i + 1] - p->layout->node_start[i];
+        *ppn = k > *ppn ? k : *ppn;
     }
-    long long bytes = (long long)vector_elems(coll, p) * (long long)p->elem_size;
-    for (int i = 0; i < n_rules; i++) {
-        const struct rule *r = &rules[i];
-        if (r->coll != coll || bytes < r->lo_bytes || bytes > r->hi_bytes || p->size < r->lo_p ||
-            p->size > r->hi_p)
-            continue;
-        if (strcmp(r->name, "native") == 0) {
-            *alg = NULL;
-            return 1;
-        }
-        const struct algorithm *a = catalog_find(coll, r->name);
-        if (a && !catalog_violation(a, p)) {
-            *alg = a;
-            return 1;
-        }
-    }
-    return 0;
 }
 
-/* The modelled time of `a` for this call, and for a tunable-radix algorithm
- * with no radix given, the radix that minimises it (ties: the smaller).
- * Candidates: 2..8, then powers of two, ceil(sqrt p) and p: a handful of
- * O(log p) evaluations.  Depends only on what all ranks agree on. */
+static bool in_range(int v, int lo, int hi)
+{
+    return lo == 0 || (v >= lo && v <= hi); /* a rule without the range: any */
+}
+
+/* The rule matching this call: for nonblocking calls an "i" rule first,
+ * then one for both forms.  Rules are disjoint (tuning.c refuses overlaps),
+ * so at most one of each matches.  A rule with a node shape needs the
+ * layout: unknown, it does not match. */
+static const struct tuning_rule *matching_rule(colibri_coll coll, const struct sched_params *p,
+                                               int ppn, int nodes)
+{
+    const struct tuning_file *t = tuning_in_force();
+    const long long bytes = (long long)vector_elems(coll, p) * (long long)p->elem_size;
+    const struct tuning_rule *plain = NULL;
+    for (int i = 0; i < t->n_rules; i++) {
+        const struct tuning_rule *r = &t->rules[i];
+        if (r->coll != coll || (r->nonblocking && !p->nonblocking) || bytes < r->lo_bytes ||
+            bytes > r->hi_bytes || p->size < r->lo_p || p->size > r->hi_p ||
+            ((r->lo_ppn || r->lo_nodes) && !p->layout) || !in_range(ppn, r->lo_ppn, r->hi_ppn) ||
+            !in_range(nodes, r->lo_nodes, r->hi_nodes))
+            continue;
+        if (r->nonblocking)
+            return r;
+        plain = plain ? plain : r;
+    }
+    return plain;
+}
+
+bool select_wants_layout(colibri_coll coll)
+{
+    const struct tuning_file *t = tuning_in_force();
+    if (t->model.set && t->model.alpha > 0 && t->model.alpha_node > 0)
+        return true; /* the model differs between one node and several */
+    for (int i = 0; i < t->n_rules; i++)
+        if (t->rules[i].coll == coll && (t->rules[i].lo_ppn || t->rules[i].lo_nodes))
+            return true;
+    return false;
+}
+
+/* The modelled time of flat `a` for this call, and for a tunable-radix
+ * algorithm with no radix given, the radix that minimises it (ties: the
+ * smaller).  Candidates: 2..8, then powers of two, ceil(sqrt p) and p: a
+ * handful of O(log p) evaluations.  Depends only on what all ranks agree
+ * on. */
 static double modelled_flat(const struct algorithm *a, const struct sched_params *p,
-                            const struct cost_params *m, int *radix);
+                            const struct cost_params *m, int *radix)
+{
+    *radix = p->radix;
+    if (!a->tunable_radix || p->radix > 0 || p->size <= 2)
+        return a->cost(p, m);
+    int root = 1;
+    while (root * root < p->size)
+        root++;
+    int cand[40], n = 0;
+    for (int k = 2; k <= 8; k++)
+        cand[n++] = k;
+    for (int k = 16; k < p->size && n < 36; k *= 2)
+        cand[n++] = k;
+    cand[n++] = root;
+    cand[n++] = p->size;
+    struct sched_params q = *p;
+    double best = 0;
+    for (int i = 0; i < n; i++) {
+        if (cand[i] < 2 || cand[i] > p->size)
+            continue;
+        q.radix = cand[i];
+        double t = a->cost(&q, m);
+        if (*radix == 0 || t < best * (1 - 1e-9) || (t <= best * (1 + 1e-9) && cand[i] < *radix)) {
+            best = t;
+            *radix = cand[i];
+        }
+    }
+    return best;
+}
 
 /*
  * A node-aware reduction runs a flat algorithm between nodes: the one that
@@ -190,9 +285,8 @@ static double modelled_node(const struct algorithm *a, struct sched_params *p,
 
 /* The model's time of `a` for this call (negative: it cannot run), the
  * radix it runs with, and for a node-aware reduction the flat algorithm
- * between nodes (in *q, a copy of p).  A flat algorithm on a communicator
- * that is all on one node sends through the MPI's shared-memory transport,
- * at the node's alpha and beta. */
+ * between nodes (in *q, a copy of p).  (A communicator all on one node
+ * already has the node's alpha and beta in m: model_params.) */
 static double modelled(const struct algorithm *a, const struct sched_params *p,
                        const struct cost_params *m, int *radix, struct sched_params *q)
 {
@@ -201,10 +295,8 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
     if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL)
         return modelled_node(a, q, m);
     struct cost_params flat = *m;
-    if (!(a->restrictions & R_NODE_AWARE) && p->layout && p->layout->n_nodes == 1) {
-        flat.alpha = m->node_alpha, flat.beta = m->node_beta;
-    } else if (a->coll < COLIBRI_ALLTOALL && p->layout &&
-               !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks)) {
+    if (a->coll < COLIBRI_ALLTOALL && p->layout && p->layout->n_nodes > 1 &&
+        !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks)) {
         /* A flat reduction over nodes whose ranks interleave: every step
          * leaves the node, the L ranks of a node sharing its port.  On
          * nodes of consecutive ranks the long steps of the halving,
@@ -217,75 +309,57 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
     return modelled_flat(a, p, &flat, radix);
 }
 
-static double modelled_flat(const struct algorithm *a, const struct sched_params *p,
-                            const struct cost_params *m, int *radix)
-{
-    *radix = p->radix;
-    if (!a->tunable_radix || p->radix > 0 || p->size <= 2)
-        return a->cost(p, m);
-    int root = 1;
-    while (root * root < p->size)
-        root++;
-    int cand[40], n = 0;
-    for (int k = 2; k <= 8; k++)
-        cand[n++] = k;
-    for (int k = 16; k < p->size && n < 36; k *= 2)
-        cand[n++] = k;
-    cand[n++] = root;
-    cand[n++] = p->size;
-    struct sched_params q = *p;
-    double best = 0;
-    for (int i = 0; i < n; i++) {
-        if (cand[i] < 2 || cand[i] > p->size)
-            continue;
-        q.radix = cand[i];
-        double t = a->cost(&q, m);
-        if (*radix == 0 || t < best * (1 - 1e-9) || (t <= best * (1 + 1e-9) && cand[i] < *radix)) {
-            best = t;
-            *radix = cand[i];
-        }
-    }
-    return best;
-}
 
 bool select_never_native(colibri_coll coll)
 {
-    if (rules_generation != config_get()->generation) {
-        load_rules();
-        rules_generation = config_get()->generation;
-    }
-    for (int i = 0; i < n_rules; i++)
-        if (rules[i].coll == coll && strcmp(rules[i].name, "native") == 0)
+    const struct tuning_file *t = tuning_in_force();
+    for (int i = 0; i < t->n_rules; i++)
+        if (t->rules[i].coll == coll && strcmp(t->rules[i].alg, "native") == 0)
             return false;
     return true;
 }
 
-const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p)
-{
+/* What an automatic choice gives: the algorithm (NULL: native), the radix
+ * and the segment (elements) to run it with. */
+struct choice {
+    const struct algorithm *alg;
     int radix;
-    return select_auto_radix(coll, p, &radix);
+    int64_t segment;
+    /* node-aware reductions: the flat algorithm between nodes */
+    int (*inner)(const struct sched_params *p, struct schedule *s);
+    double (*inner_cost)(const struct sched_params *p, const struct cost_params *m);
+    int inner_radix;
+};
+
+/* c's inner fields from the parameters modelled() filled in. */
+static void set_inner(struct choice *c, const struct sched_params *q)
+{
+    c->inner = q->inner, c->inner_cost = q->inner_cost, c->inner_radix = q->inner_radix;
 }
+
+static struct choice choose(colibri_coll coll, const struct sched_params *p);
 
 /*
  * The automatic choice is a pure function of the call's shape, and
  * applications repeat shapes: evaluating every catalog entry's cost (with
  * radix scans) was a sixth of a short allreduce's time on 2 ranks.  So the
  * last choices are remembered per thread (no lock), keyed by everything the
- * choice reads, the agreed sparsity included.  Calls with per-rank count
- * vectors (reduce_scatter, alltoallv) are not remembered.
+ * choice reads, the agreed sparsity and the node shape included.  Calls
+ * with per-rank count vectors (reduce_scatter, alltoallv) are not
+ * remembered.
  */
 struct memo {
     bool used;
     unsigned generation; /* config_get()'s: a reload may change the model or the rules */
     colibri_coll coll;
-    int size, root, radix_in;
+    int size, root, radix_in, ppn, nodes;
     int64_t count, segment;
     size_t elem_size;
     bool in_place, commutative, nonblocking, sparse;
-    const struct node_layout *layout;
+    const struct node_layout *layout; /* the group's: node-aware choices read all of it */
     int64_t node_chunk;
     double density, support, span, run_length;
-    struct choice c;
+    struct choice choice;
 };
 #define MEMO_SLOTS 16
 static _Thread_local struct memo memo[MEMO_SLOTS];
@@ -297,14 +371,15 @@ static bool memo_applies(colibri_coll coll, const struct sched_params *p)
 
 static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
 {
-    return (struct memo){.used = true, .generation = config_get()->generation, .coll = coll, .size = p->size, .root = p->root,
-                         .radix_in = p->radix, .count = p->count, .segment = p->segment,
-                         .elem_size = p->elem_size, .in_place = p->in_place,
-                         .commutative = p->commutative, .nonblocking = p->nonblocking,
-                         .sparse = p->sparse != NULL, .layout = p->layout,
-                         .node_chunk = p->node_chunk,
-                         .density = p->density, .support = p->support, .span = p->span,
-                         .run_length = p->run_length};
+    struct memo k = {.used = true, .generation = config_get()->generation, .coll = coll,
+                     .size = p->size, .root = p->root, .radix_in = p->radix, .count = p->count,
+                     .segment = p->segment, .elem_size = p->elem_size, .in_place = p->in_place,
+                     .commutative = p->commutative, .nonblocking = p->nonblocking,
+                     .sparse = p->sparse != NULL, .density = p->density, .support = p->support,
+                     .span = p->span, .run_length = p->run_length, .layout = p->layout,
+                     .node_chunk = p->node_chunk};
+    node_shape(p, &k.ppn, &k.nodes);
+    return k;
 }
 
 static bool memo_same(const struct memo *a, const struct memo *b)
@@ -313,9 +388,10 @@ static bool memo_same(const struct memo *a, const struct memo *b)
            a->radix_in == b->radix_in && a->count == b->count && a->segment == b->segment &&
            a->elem_size == b->elem_size && a->in_place == b->in_place &&
            a->commutative == b->commutative && a->nonblocking == b->nonblocking &&
-           a->sparse == b->sparse && a->layout == b->layout && a->node_chunk == b->node_chunk &&
-           a->density == b->density &&
-           a->support == b->support && a->span == b->span && a->run_length == b->run_length;
+           a->sparse == b->sparse && a->ppn == b->ppn && a->nodes == b->nodes &&
+           a->layout == b->layout && a->node_chunk == b->node_chunk &&
+           a->density == b->density && a->support == b->support && a->span == b->span &&
+           a->run_length == b->run_length;
 }
 
 static struct memo *memo_slot(const struct memo *k)
@@ -325,76 +401,96 @@ static struct memo *memo_slot(const struct memo *k)
     return &memo[(h ^ h >> 29) % MEMO_SLOTS];
 }
 
-static void choose(colibri_coll coll, const struct sched_params *p, struct choice *c);
-
-const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
-                                          int *radix)
+static struct choice auto_choice(colibri_coll coll, const struct sched_params *p)
 {
-    struct choice c;
-    select_choice(coll, p, &c);
-    *radix = c.radix;
-    return c.alg;
-}
-
-void select_choice(colibri_coll coll, const struct sched_params *p, struct choice *c)
-{
-    if (!memo_applies(coll, p)) {
-        choose(coll, p, c);
-        return;
-    }
+    if (!memo_applies(coll, p))
+        return choose(coll, p);
     struct memo k = memo_key(coll, p);
     struct memo *m = memo_slot(&k);
     if (!memo_same(m, &k)) {
-        choose(coll, p, &k.c);
+        k.choice = choose(coll, p);
         *m = k;
     }
-    *c = m->c;
+    return m->choice;
 }
 
-static void choice_of(const struct algorithm *a, int radix, const struct sched_params *q,
-                      struct choice *c)
+const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p)
 {
-    *c = (struct choice){a, radix, q->inner, q->inner_cost, q->inner_radix};
+    return auto_choice(coll, p).alg;
 }
 
-/* The choice itself: a tuning rule, else the cost model's minimum. */
-static void choose(colibri_coll coll, const struct sched_params *p, struct choice *c)
+/* The cost model's fastest among the algorithms whose restrictions hold,
+ * with the radix it prefers. */
+static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
+                                  const struct cost_params *m)
 {
-    const struct algorithm *tuned;
-    struct cost_params m = model_params();
-    struct sched_params q;
-    int radix;
-    *c = (struct choice){NULL, p->radix, NULL, NULL, 0};
-    if (tuned_choice(coll, p, &tuned)) {
-        if (tuned) {
-            modelled(tuned, p, &m, &radix, &q);
-            choice_of(tuned, radix, &q, c);
-        }
-        return;
-    }
+    struct choice c = {NULL, p->radix, p->segment, NULL, NULL, 0};
     double best_t = 0;
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
         if (a->coll != coll || catalog_violation(a, p))
             continue;
-        double t = modelled(a, p, &m, &radix, &q);
+        int k;
+        struct sched_params q;
+        double t = modelled(a, p, m, &k, &q);
         /* Ties (e.g. rabenseifner and rabenseifner_3_2 at p = 2^k, equal up
          * to rounding) go to the earlier catalog entry, not to rounding. */
-        if (t >= 0 && (!c->alg || t < best_t * (1 - 1e-9))) {
-            choice_of(a, radix, &q, c);
+        if (t >= 0 && (!c.alg || t < best_t * (1 - 1e-9))) {
+            c.alg = a;
             best_t = t;
+            c.radix = k;
+            set_inner(&c, &q);
         }
     }
+    return c;
 }
 
-/* Puts a choice into the call's parameters. */
-static void apply(const struct choice *c, struct sched_params *p, const struct algorithm **alg)
+/* The choice itself: the tuning rule for this shape, else the cost model's
+ * minimum.  Two exceptions leave it to the model: a rule's algorithm whose
+ * restriction this call breaks (ring measured with a commutative sum,
+ * called with a non-commutative operation), and data the agreed estimate
+ * finds sparse enough for a sparse algorithm (rules are measured on dense
+ * data, docs/tuning.md).  The radix and segment: the caller's
+ * (COLIBRI_RADIX, COLIBRI_SEGMENT_BYTES), else the rule's, else the
+ * model's. */
+static struct choice choose(colibri_coll coll, const struct sched_params *p)
 {
-    *alg = c->alg;
-    p->radix = c->radix;
-    p->inner = c->inner;
-    p->inner_cost = c->inner_cost;
-    p->inner_radix = c->inner_radix;
+    struct cost_params m = model_params(p);
+    int ppn, nodes;
+    node_shape(p, &ppn, &nodes);
+    const struct tuning_rule *r = matching_rule(coll, p, ppn, nodes);
+    if (!r)
+        return model_choice(coll, p, &m);
+    if (p->density > 0) {
+        struct choice c = model_choice(coll, p, &m);
+        if (c.alg && (c.alg->restrictions & R_NEUTRAL))
+            return c;
+    }
+    struct choice c = {NULL, p->radix, p->segment, NULL, NULL, 0};
+    if (strcmp(r->alg, "native") == 0)
+        return c;
+    const struct algorithm *a = catalog_find(coll, r->alg);
+    if (!a || catalog_violation(a, p))
+        return model_choice(coll, p, &m);
+    c.alg = a;
+    struct sched_params q;
+    int radix;
+    modelled(a, p, &m, &radix, &q);
+    set_inner(&c, &q);
+    c.radix = !c.radix && r->radix ? r->radix : radix;
+    if (!c.segment && r->segment && p->elem_size)
+        c.segment = r->segment / (int64_t)p->elem_size;
+    return c;
+}
+
+/* An automatic choice into *alg and p's radix and segment. */
+static void apply_auto(colibri_coll coll, struct sched_params *p, const struct algorithm **alg)
+{
+    struct choice c = auto_choice(coll, p);
+    *alg = c.alg;
+    p->radix = c.radix;
+    p->segment = c.segment;
+    p->inner = c.inner, p->inner_cost = c.inner_cost, p->inner_radix = c.inner_radix;
 }
 
 int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requested,
@@ -402,10 +498,8 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
     *alg = NULL;
-    struct choice c;
     if (!name || !*name || strcmp(name, "auto") == 0) {
-        select_choice(coll, p, &c);
-        apply(&c, p, alg);
+        apply_auto(coll, p, alg);
         return MPI_SUCCESS;
     }
     if (strcmp(name, "native") == 0)
@@ -420,12 +514,13 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
     }
     const char *why = catalog_violation(a, p);
     if (!why) {
-        struct cost_params m = model_params();
+        struct cost_params m = model_params(p);
         struct sched_params q;
         int radix;
         modelled(a, p, &m, &radix, &q);
-        choice_of(a, radix, &q, &c);
-        apply(&c, p, alg);
+        p->radix = radix;
+        p->inner = q.inner, p->inner_cost = q.inner_cost, p->inner_radix = q.inner_radix;
+        *alg = a;
         return MPI_SUCCESS;
     }
     enum fallback f = config_get()->fallback;
@@ -434,10 +529,55 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
                  colibri_coll_name(coll), name, why);
         return MPI_ERR_ARG;
     }
-    select_choice(coll, p, &c);
-    apply(&c, p, alg);
+    apply_auto(coll, p, alg);
     if (f == FALLBACK_WARN && p->rank == 0)
         fprintf(stderr, "colibri: warning: %s algorithm '%s' %s; using '%s'\n",
                 colibri_coll_name(coll), name, why, *alg ? (*alg)->name : "native");
     return MPI_SUCCESS;
+}
+
+/* snprintf at buf + *n, advancing *n, never past len. */
+static void appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+    if (*n >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *n, len - *n, fmt, ap);
+    va_end(ap);
+    *n = k < 0 ? len : *n + (size_t)k < len ? *n + (size_t)k : len;
+}
+
+void select_describe(char *buf, size_t len)
+{
+    const struct config *cfg = config_get();
+    const struct tuning_file *t = tuning_in_force();
+    const struct cost_params m = model_params(NULL);
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!cfg->tuning[0])
+        appendf(buf, len, &n, "tuning: none (COLIBRI_TUNING unset, no file at %s)\n",
+                cfg->tuning_default);
+    else {
+        appendf(buf, len, &n, "tuning: %s (%s): %d rules in force, %d lines ignored\n",
+                cfg->tuning, cfg->tuning_source, t->n_rules, t->n_ignored);
+        if (t->mpi[0])
+            appendf(buf, len, &n, "tuning: measured with %s", t->mpi);
+        if (t->mpi[0] && t->shape_p)
+            appendf(buf, len, &n, ", p=%d ppn=%d nodes=%d", t->shape_p, t->shape_ppn,
+                    t->shape_nodes);
+        if (t->mpi[0])
+            appendf(buf, len, &n, "\n");
+    }
+    appendf(buf, len, &n,
+            "model: alpha=%.3g s beta=%.3g s/B gamma=%.3g s/B o=%.3g s sparse=%.3g s/B (%s)\n",
+            m.alpha, m.beta, m.gamma, m.o, m.sparse,
+            cfg->cost_model[0] ? "COLIBRI_COST_MODEL"
+            : t->model.set     ? "calibrated, from the tuning file"
+                               : "built-in defaults");
+    if (t->model.set)
+        appendf(buf, len, &n,
+                "model: within a node alpha=%.3g s beta=%.3g s/B; eager limit %lld B; "
+                "shared-memory copy %.3g s/B\n",
+                t->model.alpha_node, t->model.beta_node, t->model.eager, t->model.shm_beta);
 }

@@ -20,23 +20,19 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
  * means native.  Depends only on what every rank agrees on (p, counts, type
  * size, commutativity, root), so all ranks pick the same. */
 const struct algorithm *select_auto(colibri_coll coll, const struct sched_params *p);
-/* The same, also giving the radix to run it with (p->radix when set). */
-/* What automatic selection chose: the algorithm (NULL: native), its radix,
- * and for a node-aware reduction the flat algorithm between nodes. */
-struct choice {
-    const struct algorithm *alg;
-    int radix;
-    int (*inner)(const struct sched_params *p, struct schedule *s);
-    double (*inner_cost)(const struct sched_params *p, const struct cost_params *m);
-    int inner_radix;
-};
-void select_choice(colibri_coll coll, const struct sched_params *p, struct choice *c);
-const struct algorithm *select_auto_radix(colibri_coll coll, const struct sched_params *p,
-                                          int *radix);
-
 /* False when a COLIBRI_TUNING rule may hand `coll` to the MPI below:
  * a choice made late (after a nonblocking agreement, possibly on the
  * progress thread) must not issue a native collective out of call order. */
 bool select_never_native(colibri_coll coll);
+
+/* True when the automatic choice for `coll` depends on the communicator's
+ * node layout (tuning rules for a node shape, a model calibrated on one
+ * node and across nodes): the caller then gives it p->layout. */
+bool select_wants_layout(colibri_coll coll);
+
+/* What selection uses, for colibri-info: the tuning file and where it was
+ * found, its rules in force and lines ignored, the MPI and shape it was
+ * measured on, the cost model's parameters and their origin. */
+void select_describe(char *buf, size_t len);
 
 #endif

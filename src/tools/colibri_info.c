@@ -3,6 +3,9 @@
  * then the nonblocking collectives ("iallreduce", ...; their persistent
  * forms run the same algorithms) with the algorithms that serve them.
  * With -v, the algorithm's alpha-beta-gamma cost follows after a '#'.
+ * Last, lines starting "# " say which tuning file and which cost-model
+ * parameters automatic selection uses here (colibri_tuning_describe);
+ * colibri-info --tuning prints only those.
  *
  * colibri-info --markdown [collective...]: the catalog of those collectives
  * (all when none are named) as one markdown table, in catalog order; the
@@ -58,6 +61,12 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--markdown") == 0)
         return markdown(argc - 2, argv + 2);
+    char tuning[2048];
+    colibri_tuning_describe(tuning, sizeof tuning);
+    if (argc > 1 && strcmp(argv[1], "--tuning") == 0) {
+        fputs(tuning, stdout);
+        return 0;
+    }
     int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
     for (int nonblocking = 0; nonblocking < 2; nonblocking++)
         for (int i = 0; i < colibri_catalog_size(); i++) {
@@ -71,5 +80,7 @@ int main(int argc, char **argv)
                 printf("  # %s", info.cost);
             printf("\n");
         }
+    for (const char *line = strtok(tuning, "\n"); line; line = strtok(NULL, "\n"))
+        printf("# %s\n", line);
     return 0;
 }

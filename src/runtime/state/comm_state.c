@@ -25,12 +25,15 @@ static void state_destroy(struct comm_state *cs)
     setup_stats.comm_states_live--;
 }
 
+unsigned comm_state_epoch;
+
 /* The program frees the communicator: the state goes now, or with the last
  * operation still using it. */
 static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
 {
     (void)comm, (void)key, (void)extra;
     struct comm_state *cs = attr;
+    __atomic_add_fetch(&comm_state_epoch, 1, __ATOMIC_RELAXED);
     setup_lock();
     const bool later = cs->pins > 0;
     cs->orphaned = later;

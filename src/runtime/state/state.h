@@ -129,6 +129,12 @@ void comm_release_schedule(struct comm_state *cs, struct schedule *s);
 /* Drops a group's cached schedules (when the group state is freed). */
 void sched_cache_drop_group(struct group_state *g);
 
+/* Counts the events after which a communicator handle may name another
+ * communicator or a call's automatic choice may change (a state's
+ * communicator freed, a sparse hint given): what runtime/native.h's
+ * shortcut remembers is void after one. */
+extern unsigned comm_state_epoch;
+
 /* Returns MPI_SUCCESS and the state, creating it on first use (collective
  * over `comm`, like the first collective call itself). */
 int comm_state_get(MPI_Comm comm, struct comm_state **out);

@@ -20,8 +20,8 @@ build-smpi-bench/obj/src/api/reductions.o: \
  /work/main/src/api/../runtime/agree.h \
  /work/main/src/api/../runtime/executor.h \
  /work/main/src/api/../runtime/stats.h \
- /work/main/src/api/../runtime/validate.h \
- /work/main/src/api/../runtime/state/node.h
+ /work/main/src/api/../runtime/state/node.h \
+ /work/main/src/api/../runtime/validate.h
 /usr/include/smpi/smpi_helpers.h:
 /work/main/src/api/../select/select.h:
 /work/main/src/api/../select/catalog.h:
@@ -45,5 +45,5 @@ include/colibri.h:
 /work/main/src/api/../runtime/agree.h:
 /work/main/src/api/../runtime/executor.h:
 /work/main/src/api/../runtime/stats.h:
-/work/main/src/api/../runtime/validate.h:
 /work/main/src/api/../runtime/state/node.h:
+/work/main/src/api/../runtime/validate.h:

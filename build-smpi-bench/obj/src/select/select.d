@@ -4,6 +4,7 @@ build-smpi-bench/obj/src/select/select.o: /work/main/src/select/select.c \
  /usr/include/smpi/mpi.h /work/main/src/select/../coll/algorithm.h \
  /work/main/src/select/../coll/../sched/schedule.h \
  /work/main/src/select/../config/config.h \
+ /work/main/src/select/../config/tuning.h \
  /work/main/src/select/../patterns/node_reduce.h
 /usr/include/smpi/smpi_helpers.h:
 /work/main/src/select/select.h:
@@ -13,4 +14,5 @@ include/colibri.h:
 /work/main/src/select/../coll/algorithm.h:
 /work/main/src/select/../coll/../sched/schedule.h:
 /work/main/src/select/../config/config.h:
+/work/main/src/select/../config/tuning.h:
 /work/main/src/select/../patterns/node_reduce.h:

@@ -1,0 +1,110 @@
+/*
+ * dropin-bench: OSU-style latency of one collective over a size grid,
+ * called through the plain MPI_* names.  It links no colibri: run it plain
+ * for the MPI below, with LD_PRELOAD=libcolibri.so (and COLIBRI_TUNING=...)
+ * for colibri as an application gets it, native tuning rules and their
+ * shortcut included (bench/scripts/bench_tune.sh alternates the two).
+ *
+ *   dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv
+ *                [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]
+ *
+ * Sizes as colibri-bench's: the reductions' vector bytes (doubles, sum;
+ * reduce_scatter_block's whole vector), alltoall(v)'s bytes per block.
+ * Per size: a warm-up, then -R (3) timed loops of about 2 ms of calls
+ * (back to back for allreduce and reduce_scatter_block, each call from a
+ * barrier for the rooted reduce and the exchanges, which could pipeline),
+ * the time per call being the largest over ranks; the fastest loop counts.
+ * CSV: coll,bytes,us.  Timing never judges anything here.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_common.h"
+
+static const char USAGE[] =
+    "usage: dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv\n"
+    "                    [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]\n";
+
+enum coll { ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, NCOLL };
+static const char *const names[NCOLL] = {"allreduce", "reduce", "reduce_scatter_block",
+                                         "alltoall", "alltoallv"};
+
+struct call {
+    enum coll coll;
+    int count, size;
+    char *s, *r;
+    int *counts, *displs;
+};
+
+static int one_call(void *ctx, int i)
+{
+    (void)i;
+    struct call *c = ctx;
+    MPI_Comm w = MPI_COMM_WORLD;
+    switch (c->coll) {
+    case ALLREDUCE:
+        return MPI_Allreduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+    case REDUCE:
+        return MPI_Reduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, 0, w);
+    case RSB:
+        return MPI_Reduce_scatter_block(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+    case ALLTOALL:
+        return MPI_Alltoall(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
+    default:
+        return MPI_Alltoallv(c->s, c->counts, c->displs, MPI_BYTE, c->r, c->counts, c->displs,
+                             MPI_BYTE, w);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    struct bench_opts o;
+    bench_opts_init(&o, "dropin-bench", USAGE);
+    o.min_bytes = 8, o.max_bytes = 16 << 20, o.step = 2, o.reps = 3;
+    if (bench_parse(argc, argv, "c:m:M:s:R:o:h", &o, NULL, NULL) < argc)
+        bench_usage_exit(&o, "unexpected argument");
+    struct call c = {.coll = NCOLL};
+    for (int k = 0; k < NCOLL && o.coll; k++)
+        if (strcmp(o.coll, names[k]) == 0)
+            c.coll = (enum coll)k;
+    if (c.coll == NCOLL)
+        bench_usage_exit(&o, "-c names no collective");
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+    const int exchange = c.coll >= ALLTOALL;
+    const size_t cap = (size_t)o.max_bytes * (exchange ? (size_t)c.size : 1) + 8 * (size_t)c.size;
+    c.s = malloc(cap), c.r = malloc(cap);
+    c.counts = malloc((size_t)c.size * sizeof *c.counts);
+    c.displs = malloc((size_t)c.size * sizeof *c.displs);
+    for (size_t i = 0; i < cap / 8; i++)
+        ((double *)c.s)[i] = 1.0 + (double)(i % 7); /* dense: no sparse path */
+    FILE *csv = bench_csv_open(o.csv, "coll,bytes,us");
+    for (int64_t b = o.min_bytes; b <= o.max_bytes; b *= o.step) {
+        int64_t bytes = b;
+        if (exchange)
+            c.count = (int)b;
+        else if (c.coll == RSB)
+            c.count = (int)(b / 8 / c.size > 0 ? b / 8 / c.size : 1), bytes = (int64_t)c.count * 8 * c.size;
+        else
+            c.count = (int)(b / 8 > 0 ? b / 8 : 1), bytes = (int64_t)c.count * 8;
+        for (int j = 0; j < c.size; j++)
+            c.counts[j] = c.count, c.displs[j] = j * c.count;
+        /* one call's time sizes the loop: about 2 ms of calls, 3 to 1000 */
+        struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2, c.coll != ALLREDUCE && c.coll != RSB, 0};
+        const double one = bench_time(&l);
+        l.iters = one > 0 ? (int)(2e-3 / one) : 1000;
+        l.iters = l.iters < 3 ? 3 : l.iters > 1000 ? 1000 : l.iters;
+        l.warmup = 0;
+        const double t = bench_best_of(&l, o.reps);
+        if (csv)
+            fprintf(csv, "%s,%lld,%.4f\n", names[c.coll], (long long)bytes, t * 1e6);
+    }
+    bench_csv_close(csv);
+    free(c.s), free(c.r), free(c.counts), free(c.displs);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,117 @@
+// ranks: 2 3 4
+// mpich-ranks: 2
+// asan-ranks: 3
+/*
+ * `native` tuning rules through the interposed entry points, and the
+ * shortcut that sends repeated native calls straight below
+ * (runtime/native.h): results right, colibri_last_algorithm says what ran
+ * at every call, and the shortcut never outlives what it depends on: a
+ * reloaded configuration (another file), a freed communicator (a new one
+ * of another size may get its handle), another count, root or datatype.
+ */
+#include "harness.h"
+
+static int rank, size;
+static char path[256];
+
+/* Every rank reads the same file: rank 0 writes it, all reload. */
+static void use_rules(const char *rules)
+{
+    if (rank == 0) {
+        FILE *f = fopen(path, "w");
+        fputs(rules, f);
+        fclose(f);
+    }
+    PMPI_Barrier(MPI_COMM_WORLD);
+    setenv("COLIBRI_TUNING", path, 1);
+    colibri_config_reload();
+}
+
+static void expect(MPI_Comm comm, colibri_coll coll, const char *want, const char *what)
+{
+    const char *got = colibri_last_algorithm(comm, coll);
+    check(got && strcmp(got, want) == 0, "rank %d, %s: ran %s, want %s", rank, what,
+          got ? got : "(none)", want);
+}
+
+/* n doubles summed over comm, checked; then what ran */
+static void allreduce(MPI_Comm comm, int n, const char *want, const char *what)
+{
+    int p;
+    MPI_Comm_size(comm, &p);
+    double in[64], out[64];
+    for (int i = 0; i < n; i++)
+        in[i] = i + 1;
+    MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        bad += out[i] != (double)p * (i + 1);
+    check(!bad, "rank %d, %s: %d wrong sums", rank, what, bad);
+    expect(comm, COLIBRI_ALLREDUCE, want, what);
+}
+
+int main(int argc, char **argv)
+{
+    h_init(&argc, &argv);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    snprintf(path, sizeof path, "/tmp/colibri-native-rules-%d.tuning", (int)getppid());
+
+    /* native up to 64 bytes at any p; the model above */
+    use_rules("allreduce 0 64 1 1000 native\nreduce 0 64 1 1000 native\n"
+              "alltoall 0 64 1 1000 native\n");
+    for (int i = 0; i < 4; i++) /* the first call decides, the others repeat it */
+        allreduce(MPI_COMM_WORLD, 8, "native", "64 B under a native rule");
+    allreduce(MPI_COMM_WORLD, 9, colibri_select(COLIBRI_ALLREDUCE, size, 9, 8, 1),
+              "72 B, past the rule");
+    allreduce(MPI_COMM_WORLD, 8, "native", "64 B again");
+    /* another file: the same call now runs the algorithm it names */
+    use_rules("allreduce 0 64 1 1000 recursive_doubling\n");
+    allreduce(MPI_COMM_WORLD, 8, "recursive_doubling", "after a reload with another rule");
+    allreduce(MPI_COMM_WORLD, 8, "recursive_doubling", "after a reload, repeated");
+    use_rules("allreduce 0 64 1 1000 native\nreduce 0 64 1 1000 native\n"
+              "alltoall 0 64 1 1000 native\n");
+
+    /* reduce: the root is part of the call; all roots native */
+    for (int root = 0; root < size; root++)
+        for (int i = 0; i < 2; i++) {
+            double x = rank + 1, y = 0;
+            MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+            check(rank != root || y == size * (size + 1) / 2.0, "reduce to %d: %g", root, y);
+            expect(MPI_COMM_WORLD, COLIBRI_REDUCE, "native", "reduce under a native rule");
+        }
+
+    /* alltoall of bytes, repeated */
+    char s[64 * 64], r[64 * 64];
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < size * 8; j++)
+            s[j] = (char)(rank * 8 + j % 8);
+        MPI_Alltoall(s, 8, MPI_BYTE, r, 8, MPI_BYTE, MPI_COMM_WORLD);
+        int bad = 0;
+        for (int j = 0; j < size * 8; j++)
+            bad += r[j] != (char)(j / 8 * 8 + j % 8);
+        check(!bad, "rank %d: alltoall %d wrong bytes", rank, bad);
+        expect(MPI_COMM_WORLD, COLIBRI_ALLTOALL, "native", "alltoall under a native rule");
+    }
+
+
+    /* native at p = 2 only: communicators of 2 and of 1 rank, created and
+     * freed in turn (a freed handle may come back for the other size) */
+    use_rules("allreduce 0 64 2 2 native\n");
+    for (int i = 0; i < 6; i++) {
+        MPI_Comm c;
+        const int two = i % 2 == 0 && size >= 2;
+        MPI_Comm_split(MPI_COMM_WORLD, two ? rank / 2 : rank, rank, &c);
+        int p;
+        MPI_Comm_size(c, &p);
+        const char *want = p == 2 ? "native" : colibri_select(COLIBRI_ALLREDUCE, p, 8, 8, 1);
+        allreduce(c, 8, want, p == 2 ? "p=2 under its native rule" : "another p, the model");
+        allreduce(c, 8, want, "the same, repeated");
+        MPI_Comm_free(&c);
+    }
+    unsetenv("COLIBRI_TUNING");
+    colibri_config_reload();
+    if (rank == 0)
+        unlink(path);
+    return h_finish();
+}
