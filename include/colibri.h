@@ -240,7 +240,10 @@ void colibri_tuning_describe(char *buf, size_t len);
  * process ("native" when it went to the MPI below), or NULL if none ran. */
 const char *colibri_last_algorithm(MPI_Comm comm, colibri_coll coll);
 
-/* What the algorithm colibri would pick for this call (same on every rank).
+/* What the algorithm colibri would pick for this call (same on every rank)
+ * on a communicator whose node layout it does not know: the node-aware
+ * algorithms, which a real communicator's layout makes eligible, are not
+ * among the candidates (colibri_last_algorithm says what a call ran).
  * alltoall: `count` elements per block; alltoallv: the largest block. */
 const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count,
                            int type_size, int commutative);
