@@ -1,3 +1,0 @@
-build-bench/obj/src/kernels/sparse.o: src/kernels/sparse.c \
- src/kernels/sparse.h
-src/kernels/sparse.h:
