@@ -41,28 +41,16 @@ int allreduce_node_split_rail_build(const struct sched_params *p, struct schedul
     node_view_init(&v, p);
     const int in = p->in_place ? BUF_RECV : BUF_SEND;
     const int64_t chunks = node_chunks(p->count, v.C);
-    int *rail = malloc((size_t)v.N * sizeof *rail);
+    int *rail = node_rail(&v, v.li);
     if (!rail)
         return -1;
-    for (int n = 0; v.li < v.R && n < v.N; n++)
-        rail[n] = node_rank(&v, n, v.li);
+    const struct sched_params sub = node_sub_params(p, 0);
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
         const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
-        node_publish(s, &v, u, in, at, m);
-        if (v.li < v.R) {
-            const int64_t sa = node_slice_at(m, v.li, v.R), sl = node_slice_len(m, v.li, v.R);
-            const int64_t out = node_output(v.L, v.C) + sa;
-            node_reduce(s, &v, u, sa, sl, BUF_SHM, out);
-            if (v.N > 1 && sl > 0) {
-                struct sched_params sub = node_sub_params(p, sl);
-                sub.rank = v.node, sub.size = v.N, sub.in_place = true;
-                if (node_embed(s, p->inner, &sub, rail, u, BUF_SHM, out, BUF_SHM, out) != 0) {
-                    free(rail);
-                    return -1;
-                }
-            }
-            node_set(s, &v, u, NODE_REDUCED);
+        if (node_rail_chunk(s, &v, p, u, in, at, m, sub, rail) != 0) {
+            free(rail);
+            return -1;
         }
         node_wait(s, &v, u, NODE_REDUCED, 0, v.R);
         sched_copy_slot(s, u, BUF_SHM, node_output(v.L, v.C), BUF_RECV, at, m);

@@ -116,3 +116,30 @@ int node_embed(struct schedule *s, sched_build_fn inner, const struct sched_para
     sched_free(&in);
     return s->oom ? -1 : 0;
 }
+
+int *node_rail(const struct node_view *v, int li)
+{
+    int *rail = malloc((size_t)v->N * sizeof *rail);
+    for (int n = 0; rail && li < v->R && n < v->N; n++)
+        rail[n] = node_rank(v, n, li);
+    return rail;
+}
+
+int node_rail_chunk(struct schedule *s, const struct node_view *v, const struct sched_params *p,
+                    int u, int in, int64_t at, int64_t m, struct sched_params sub,
+                    const int *rail)
+{
+    node_publish(s, v, u, in, at, m);
+    if (v->li >= v->R)
+        return 0;
+    const int64_t sa = node_slice_at(m, v->li, v->R), sl = node_slice_len(m, v->li, v->R);
+    const int64_t out = node_output(v->L, v->C) + sa;
+    node_reduce(s, v, u, sa, sl, BUF_SHM, out);
+    if (v->N > 1 && sl > 0) {
+        sub.count = sl, sub.rank = v->node, sub.size = v->N, sub.in_place = true;
+        if (node_embed(s, p->inner, &sub, rail, u, BUF_SHM, out, BUF_SHM, out) != 0)
+            return -1;
+    }
+    node_set(s, v, u, NODE_REDUCED);
+    return 0;
+}

@@ -60,6 +60,19 @@ void node_wait(struct schedule *s, const struct node_view *v, int u, enum node_f
 int node_embed(struct schedule *s, sched_build_fn inner, const struct sched_params *sub,
                const int *group, int u, int sbuf, int64_t soff, int rbuf, int64_t roff);
 
+/* Use u of a split-rail allreduce or reduce: publish this rank's m
+ * elements from (in, at); rank li < R of the node then reduces its slice
+ * of the chunk from all the node's inputs into the output area, runs
+ * `inner` over the nodes' rank li (rail[], N entries) in place there
+ * (sub: its root, if any; count, rank, size and in_place are set here)
+ * and says REDUCED.  Returns 0, or -1 when out of memory. */
+int node_rail_chunk(struct schedule *s, const struct node_view *v, const struct sched_params *p,
+                    int u, int in, int64_t at, int64_t m, struct sched_params sub,
+                    const int *rail);
+/* The ranks of local index li on every node (N entries; NULL when out of
+ * memory). */
+int *node_rail(const struct node_view *v, int li);
+
 /* The flat parameters for a step between nodes over `count` elements (the
  * caller sets rank, size, root, counts and in_place). */
 struct sched_params node_sub_params(const struct sched_params *p, int64_t count);

@@ -32,28 +32,17 @@ int reduce_node_split_rail_build(const struct sched_params *p, struct schedule *
     const bool root = p->rank == p->root;
     const int in = p->in_place && root ? BUF_RECV : BUF_SEND;
     const int64_t chunks = node_chunks(p->count, v.C);
-    int *rail = malloc((size_t)v.N * sizeof *rail);
+    int *rail = node_rail(&v, v.li);
     if (!rail)
         return -1;
-    for (int n = 0; v.li < v.R && n < v.N; n++)
-        rail[n] = node_rank(&v, n, v.li);
+    struct sched_params sub = node_sub_params(p, 0);
+    sub.root = root_node;
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
         const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
-        node_publish(s, &v, u, in, at, m);
-        if (v.li < v.R) {
-            const int64_t sa = node_slice_at(m, v.li, v.R), sl = node_slice_len(m, v.li, v.R);
-            const int64_t out = node_output(v.L, v.C) + sa;
-            node_reduce(s, &v, u, sa, sl, BUF_SHM, out);
-            if (v.N > 1 && sl > 0) {
-                struct sched_params sub = node_sub_params(p, sl);
-                sub.rank = v.node, sub.size = v.N, sub.root = root_node, sub.in_place = true;
-                if (node_embed(s, p->inner, &sub, rail, u, BUF_SHM, out, BUF_SHM, out) != 0) {
-                    free(rail);
-                    return -1;
-                }
-            }
-            node_set(s, &v, u, NODE_REDUCED);
+        if (node_rail_chunk(s, &v, p, u, in, at, m, sub, rail) != 0) {
+            free(rail);
+            return -1;
         }
         if (root) {
             node_wait(s, &v, u, NODE_REDUCED, 0, v.R);

@@ -68,7 +68,7 @@ static int plan_init(struct rs_plan *pl, const struct sched_params *p)
     node_view_init(&pl->v, p);
     const int P = p->size, N = pl->v.N;
     pl->disp = malloc((2 * (size_t)P + 2 * (size_t)N + 1) * sizeof *pl->disp);
-    pl->rail = malloc((size_t)N * sizeof *pl->rail);
+    pl->rail = node_rail(&pl->v, pl->v.li);
     if (!pl->disp || !pl->rail)
         return -1;
     pl->pos = pl->disp + P;
@@ -87,8 +87,6 @@ static int plan_init(struct rs_plan *pl, const struct sched_params *p)
         }
     }
     pl->node_at[N] = off;
-    for (int n = 0; pl->v.li < pl->v.R && n < N; n++)
-        pl->rail[n] = node_rank(&pl->v, n, pl->v.li);
     return 0;
 }
 
