@@ -19,6 +19,8 @@
 #include "shm_charge.h"
 #ifdef COLIBRI_SMPI
 #include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/mutex.h>
 #endif
 
 
@@ -85,19 +87,17 @@ static _Atomic uint64_t *flag_at(const struct exec *x, const struct sched_op *op
                                 (slot_of(x, op->flags) * g->slot_flags + idx) * NODE_FLAG_STRIDE);
 }
 
-/* Polls until the flag holds at least `want`.  Another rank of the node
- * sets it, maybe one that shares this core: after a short spin (the
- * common case, a partner on another core about to store) the wait yields
- * the core at every poll, so an oversubscribed node makes progress.  Under
- * SimGrid SMPI the ranks are threads of one simulation that only switch
- * at MPI or SMPI calls: each poll is charged NODE_POLL_SECONDS of
- * simulated time, the latency of a cache line moving between cores, and
- * lets the others run. */
-/* 128 pauses: about 5 us on x86 (a pause is 40-140 cycles), long enough
- * for a partner on another core, short enough not to hold a core that an
- * oversubscribed partner needs. */
+/* flag_wait waits until the flag holds at least `want`.  Another rank of
+ * the node sets it, maybe one that shares this core: after a short spin
+ * (the common case, a partner on another core about to store; 128 pauses,
+ * about 5 us on x86, a pause being 40-140 cycles) the wait yields the core
+ * at every poll, so an oversubscribed node makes progress.  Under SimGrid
+ * SMPI the ranks are threads of one simulation that only switch at MPI or
+ * simulation calls: a wait sleeps on the node's condition and is charged
+ * NODE_HANDOFF_SECONDS of simulated time once woken, the latency of a
+ * cache line moving between cores. */
 #define NODE_SPINS 128
-#define NODE_POLL_SECONDS 5e-8
+#define NODE_HANDOFF_SECONDS 5e-8
 static bool flag_reached(_Atomic uint64_t *f, uint64_t want)
 {
     return atomic_load_explicit(f, memory_order_acquire) >= want;
@@ -113,26 +113,62 @@ void exec_set_idle(int (*fn)(void))
     idle_fn = fn;
 }
 
-static void flag_wait(_Atomic uint64_t *f, uint64_t want)
-{
-    for (unsigned i = 0; !flag_reached(f, want); i++) {
-        if (idle_fn && i >= NODE_SPINS)
-            idle_fn();
 #ifdef COLIBRI_SMPI
-        /* a sleep, not smpi_execute: that ignores durations below
-         * smpi/cpu-threshold (1 us) without letting anyone run */
-        sg_actor_sleep_for(NODE_POLL_SECONDS);
+/* SMPI: the waiter sleeps on the node's SimGrid condition (node.c) until
+ * a set wakes it, then is charged one hand-off; polling would cost the
+ * simulator a CPU action per poll (a 1024-rank allreduce took minutes). */
+static void flag_wait(const struct node_segment *g, _Atomic uint64_t *f, uint64_t want)
+{
+    if (flag_reached(f, want))
+        return;
+    sg_mutex_lock(g->sim_mutex);
+    while (!flag_reached(f, want)) {
+        if (!idle_fn) {
+            sg_cond_wait(g->sim_cond, g->sim_mutex);
+            continue;
+        }
+        /* nonblocking operations may hold what this waits for: progress
+         * them every simulated microsecond */
+        sg_mutex_unlock(g->sim_mutex);
+        idle_fn();
+        sg_mutex_lock(g->sim_mutex);
+        if (!flag_reached(f, want))
+            sg_cond_wait_for(g->sim_cond, g->sim_mutex, 1e-6);
+    }
+    sg_mutex_unlock(g->sim_mutex);
+    sg_actor_sleep_for(NODE_HANDOFF_SECONDS);
+}
+
+static void flag_set(const struct node_segment *g, _Atomic uint64_t *f, uint64_t v)
+{
+    atomic_store_explicit(f, v, memory_order_release);
+    sg_mutex_lock(g->sim_mutex);
+    sg_cond_notify_all(g->sim_cond);
+    sg_mutex_unlock(g->sim_mutex);
+}
 #else
+static void flag_wait(const struct node_segment *g, _Atomic uint64_t *f, uint64_t want)
+{
+    (void)g;
+    for (unsigned i = 0; !flag_reached(f, want); i++) {
         if (i < NODE_SPINS) {
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
 #endif
-        } else {
-            sched_yield();
+            continue;
         }
-#endif
+        if (idle_fn)
+            idle_fn();
+        sched_yield();
     }
 }
+
+static void flag_set(const struct node_segment *g, _Atomic uint64_t *f, uint64_t v)
+{
+    (void)g;
+    atomic_store_explicit(f, v, memory_order_release);
+}
+#endif
 
 static int reduce_op(const struct exec *x, void *const buf[], const struct sched_op *op)
 {
@@ -313,8 +349,7 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
                             op->count, c->dt, d);
             shm_charge(c, op);
         } else if (op->kind == SOP_FLAG_SET) {
-            atomic_store_explicit(flag_at(x, op, op->dst_off), x->epoch + (uint64_t)op->count,
-                                  memory_order_release);
+            flag_set(&c->shm, flag_at(x, op, op->dst_off), x->epoch + (uint64_t)op->count);
         } else if (op->kind == SOP_FLAG_WAIT) {
             /* a wait for an earlier use before the first one holds at once */
             if (op->count < 0 && (uint64_t)-op->count >= x->epoch)
@@ -325,7 +360,7 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
                 *blocked = true;
                 return MPI_SUCCESS;
             }
-            flag_wait(f, want);
+            flag_wait(&c->shm, f, want);
         }
     }
     x->posted = false;

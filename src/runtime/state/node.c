@@ -15,6 +15,10 @@
 #include "../../patterns/nodes.h"
 #include "node.h"
 #include "setup.h"
+#ifdef COLIBRI_SMPI
+#include <simgrid/cond.h>
+#include <simgrid/mutex.h>
+#endif
 
 /* The communicator's node state (node.h says which), bound on first use. */
 static struct node_state *node_state_of(struct comm_state *cs)
@@ -236,7 +240,7 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
             rc = PMPI_Comm_rank(ns->comm, &node_rank);
         if (rc != MPI_SUCCESS)
             return rc;
-        const int64_t flag_bytes =
+        const int64_t flag_bytes = NODE_HEADER_BYTES +
             (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) * NODE_FLAG_STRIDE;
         const int64_t data = config_get()->node_shm_bytes > 0 ? config_get()->node_shm_bytes : 0;
         const int64_t bytes = flag_bytes + data;
@@ -254,8 +258,17 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
             rc = MPI_ERR_NO_MEM;
         /* Flags start at 0, below every epoch (from 1): zeroed by the
          * owner before anyone may read them. */
-        if (rc == MPI_SUCCESS && node_rank == 0)
+        if (rc == MPI_SUCCESS && node_rank == 0) {
             memset(shm, 0, (size_t)flag_bytes);
+#ifdef COLIBRI_SMPI
+            /* Simulated ranks only switch at simulation calls, and a
+             * polling sleep costs the simulator a CPU action each time:
+             * flag waits sleep on the node's condition instead. */
+            void **sim = shm;
+            sim[0] = sg_mutex_init();
+            sim[1] = sg_cond_init();
+#endif
+        }
         if (rc == MPI_SUCCESS)
             rc = PMPI_Barrier(ns->comm);
         if (rc != MPI_SUCCESS) {
@@ -263,7 +276,8 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
             return rc;
         }
         r->win = win;
-        r->flags = shm;
+        r->header = shm;
+        r->flags = (unsigned char *)shm + NODE_HEADER_BYTES;
         r->data = (char *)shm + flag_bytes;
         r->data_bytes = data;
         r->epoch = 1;
@@ -276,6 +290,8 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
     seg->flags = r->flags;
     seg->slot_flags = node_slot_flags(r->nloc);
     seg->epoch = &r->epoch;
+    seg->sim_mutex = ((void **)r->header)[0];
+    seg->sim_cond = ((void **)r->header)[1];
     return MPI_SUCCESS;
 }
 
@@ -287,10 +303,20 @@ static void reduction_release(struct comm_state *cs, int finalized)
     if (r->flags && !finalized) {
         int node_rank = 1;
         PMPI_Comm_rank(cs->own_node.comm, &node_rank);
+#ifdef COLIBRI_SMPI
+        void *sim[2] = {((void **)r->header)[0], ((void **)r->header)[1]};
+#endif
         if (node_rank == 0)
-            setup_stats.shm_bytes -= (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) *
-                                         NODE_FLAG_STRIDE + r->data_bytes;
-        PMPI_Win_free(&r->win);
+            setup_stats.shm_bytes -= NODE_HEADER_BYTES + (int64_t)NODE_SLOTS *
+                                         node_slot_flags(r->nloc) * NODE_FLAG_STRIDE +
+                                     r->data_bytes;
+        PMPI_Win_free(&r->win); /* collective: no rank of the node uses them after */
+#ifdef COLIBRI_SMPI
+        if (node_rank == 0) {
+            sg_cond_destroy(sim[1]);
+            sg_mutex_destroy(sim[0]);
+        }
+#endif
     }
     r->flags = NULL;
     r->data = NULL;

@@ -32,11 +32,17 @@ struct node_segment {
     int64_t slot_elems;    /* a slot's data, in elements of the call's type */
     int slot_flags;
     uint64_t *epoch;
+    /* SMPI builds: the node's SimGrid mutex and condition, on which flag
+     * waits sleep until a flag is set (node.c); NULL elsewhere. */
+    void *sim_mutex, *sim_cond;
 };
 
 /* Bytes between two flags: one cache line each, so a rank spinning on one
  * does not slow down the rank writing the next. */
 #define NODE_FLAG_STRIDE 64
+/* The reduction segment's first cache line: what SMPI builds share through
+ * it (the node's SimGrid mutex and condition), then the flags. */
+#define NODE_HEADER_BYTES 64
 
 /* Binds seg to the communicator's node segment (needs node_layout_get
  * first).  The first call on a node state creates the node's communicator

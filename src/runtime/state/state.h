@@ -100,6 +100,7 @@ struct comm_state {
      * of the calls started on it (schedule.h, SOP_FLAG_SET). */
     struct node_reduction {
         MPI_Win win;          /* valid while flags != NULL */
+        void *header;         /* the segment's first NODE_HEADER_BYTES (node.h) */
         unsigned char *flags; /* NODE_SLOTS x node_slot_flags(L) counters, a cache line each */
         char *data;           /* node_shm_bytes of slots after the flags */
         int64_t data_bytes;
