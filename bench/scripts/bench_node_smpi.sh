@@ -7,6 +7,9 @@
 # 10 GB/s and 5e-11 s/B).  Allreduce and reduce: auto, both node-aware
 # algorithms, the flat ones, and SMPI's built-ins (each checked by
 # colibri-bench's own result check; a wrong one is reported, not timed).
+# SMPI's default MPI_Allgather sends p^2 messages: the node layout's
+# exchange at the first call took minutes of simulation at 256 ranks, so
+# smpi/allgather is mpich's (recursive doubling); no timed call uses it.
 #
 #   bench/scripts/bench_node_smpi.sh     P=1024 (64x16), 8 B .. 1 MiB
 #   P=64 MAX=16M ...                     4 x 16, up to 16 MiB
@@ -52,7 +55,7 @@ run() { # COLL NAME [smpirun options...] -- [colibri-bench options...]
   local start=$SECONDS
   local cmd=(smpirun -np "$P" -platform platforms/cluster-256x16.xml -hostfile "$HOSTS"
     --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
-    --cfg=smpi/os:0:$O --cfg=smpi/or:0:$O --cfg=smpi/ois:0:$O
+    --cfg=smpi/os:0:$O --cfg=smpi/or:0:$O --cfg=smpi/ois:0:$O --cfg=smpi/allgather:mpich
     --log=root.thres:warning "${cfg[@]}"
     "$BENCH" -c "$coll" -i 1 -w 0 -m 8 -M "$MAX" -s 8 -o "$csv.part" "$@")
   timeout "$TIMEOUT" "${cmd[@]}" >"$out" 2>&1
