@@ -50,7 +50,7 @@ def main():
     for ax in list(axes.flat)[len(colls):]:
         ax.axis("off")
     fig.tight_layout()
-    fig.savefig(sys.argv[2], dpi=110)
+    fig.savefig(sys.argv[2], dpi=80)
 
 
 if __name__ == "__main__":

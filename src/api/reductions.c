@@ -392,7 +392,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
          * (kernel) whose path kept no sparse estimate: the next identical
          * one goes straight below (native.h) */
         if (state_rc == MPI_SUCCESS && !requested && pf->kernel && !estimated)
-            native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op, c->sp.root, cs);
+            native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op,
+                             a->coll == COLIBRI_REDUCE ? a->root : 0, cs);
         if (state_rc == MPI_SUCCESS)
             cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);

@@ -5,7 +5,8 @@
 # automatic selection then follows the file (COLIBRI_STATS names the
 # algorithms colibri-bench's auto calls ran, native included); colibri-info
 # shows the file and its calibrated model.  Then one real run with a tiny
-# budget, which must write a file that loads without a message.  Nothing
+# budget, which must write a file that loads without a message, and the
+# site's default file of an installed copy.  Nothing
 # here depends on how fast anything runs.
 source "$(dirname "$0")/common.bash"
 make -s build/bin/colibri-tune build/bin/colibri-info build/tests/dropin_sized || exit 1
@@ -92,6 +93,17 @@ grep -q "rules in force, 0 lines ignored" "$OUT/info" && ! grep -q "^colibri:" "
   { fail "the real run's file does not load cleanly"; cat "$OUT/info" "$OUT/real"; }
 grep -qE "^ireduce_scatter_block " "$OUT/tune.out" ||
   { fail "the summary of the real run lacks ireduce_scatter_block"; cat "$OUT/tune.out"; }
+
+# The site's default: `make install TUNING=` puts the file where an
+# installed library finds it; COLIBRI_TUNING overrides it, "none" turns it off.
+make -s install PREFIX="$OUT/prefix" TUNING="$OUT/t2" >/dev/null || fail "make install"
+"$OUT/prefix/bin/colibri-info" --tuning >"$OUT/info" 2>&1
+grep -q "^tuning: $OUT/prefix/etc/colibri/tuning (the site's default): 5 rules in force" "$OUT/info" ||
+  { fail "installed colibri-info does not find the site's default"; cat "$OUT/info"; }
+COLIBRI_TUNING=$OUT/t4 "$OUT/prefix/bin/colibri-info" --tuning | grep -q "^tuning: $OUT/t4 (COLIBRI_TUNING)" ||
+  fail "COLIBRI_TUNING does not win over the site's default"
+COLIBRI_TUNING=none "$OUT/prefix/bin/colibri-info" --tuning | grep -q "^tuning: none" ||
+  fail "COLIBRI_TUNING=none does not turn the site's default off"
 
 echo "$((failures == 0 ? 1 : 0)) passed, $failures failed"
 [ "$failures" -eq 0 ]
