@@ -712,7 +712,8 @@ static void test_blocking_behind_nonblocking(void)
         colibri_iallreduce(in[0], out[0], 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, algs[a], &r[0]);
         colibri_iallreduce(in[1], out[1], 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, algs[a], &r[1]);
         colibri_allreduce(in[2], out[2], 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, algs[a]);
-        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+        MPI_Status st[2];
+        MPI_Waitall(2, r, st);
         const double ranks = (double)wsize * (wsize + 1) / 2;
         for (int k = 0; k < 3; k++)
             for (int i = 0; i < 5; i++)
