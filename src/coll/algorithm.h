@@ -58,6 +58,12 @@ typedef double (*cost_model_fn)(const struct sched_params *p, const struct cost_
  * a node share its network port), and of the on-node phases of a vector
  * of n bytes: every rank copies n in and `out` bytes out, the busiest
  * reduces `reduced` bytes from the segment, with `syncs` flag hand-offs. */
+/* A reduction's cost with the processor overhead of its messages: the
+ * reductions' formulas count latencies, not messages; each latency term is
+ * a round in which a rank sends and receives about one message, 2 o.
+ * (The exchanges count o in their own formulas.) */
+double cost_with_overhead(cost_model_fn f, const struct sched_params *p,
+                          const struct cost_params *m);
 double cost_node_inner(cost_model_fn inner, const struct sched_params *sub,
                        const struct cost_params *m, int share);
 double cost_node_local(const struct cost_params *m, double n, double out, double reduced,

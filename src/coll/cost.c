@@ -8,6 +8,13 @@ int cost_link_share(const struct sched_params *p)
     return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
 }
 
+double cost_with_overhead(cost_model_fn f, const struct sched_params *p,
+                          const struct cost_params *m)
+{
+    const struct cost_params latency_only = {.alpha = 1};
+    return f(p, m) + 2 * m->o * f(p, &latency_only);
+}
+
 double cost_node_inner(cost_model_fn inner, const struct sched_params *sub,
                        const struct cost_params *m, int share)
 {
@@ -15,7 +22,7 @@ double cost_node_inner(cost_model_fn inner, const struct sched_params *sub,
         return 0;
     struct cost_params shared = *m;
     shared.beta *= share;
-    return inner(sub, &shared);
+    return cost_with_overhead(inner, sub, &shared);
 }
 
 double cost_node_local(const struct cost_params *m, double n, double out, double reduced,

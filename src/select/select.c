@@ -295,7 +295,9 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
     if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL)
         return modelled_node(a, q, m);
     struct cost_params flat = *m;
-    if (a->coll < COLIBRI_ALLTOALL && p->layout && p->layout->n_nodes > 1 &&
+    if (a->coll >= COLIBRI_ALLTOALL)
+        return modelled_flat(a, p, &flat, radix);
+    if (p->layout && p->layout->n_nodes > 1 &&
         !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks)) {
         /* A flat reduction over nodes whose ranks interleave: every step
          * leaves the node, the L ranks of a node sharing its port.  On
@@ -306,7 +308,10 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
          * the share in their own cost functions. */
         flat.beta *= cost_link_share(p);
     }
-    return modelled_flat(a, p, &flat, radix);
+    /* a reduction's radix is not tuned: its modelled time, with the
+     * overhead of its messages, which the node-aware algorithms' flag
+     * hand-offs do not pay */
+    return cost_with_overhead(a->cost, p, &flat);
 }
 
 
