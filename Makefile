@@ -17,6 +17,8 @@ ifeq ($(MPI),mpich)
 else ifeq ($(MPI),smpi)
   CC := smpicc
   BUILD ?= build-smpi
+  # Code that only a simulation needs (runtime/shm_charge.h) tests this.
+  SIM_CFLAGS := -DCOLIBRI_SMPI
 else ifeq ($(MPI),asan)
   CC := mpicc
   BUILD ?= build-asan
@@ -33,7 +35,7 @@ endif
 PREFIX ?= /usr/local
 OPT ?= -O3 -g
 SAN ?=
-CFLAGS := -std=c11 $(OPT) $(SAN) -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -D_GNU_SOURCE $(EXTRA_CFLAGS)
+CFLAGS := -std=c11 $(OPT) $(SAN) -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -D_GNU_SOURCE $(SIM_CFLAGS) $(EXTRA_CFLAGS)
 
 LIB_SRC := $(sort $(shell find src -name '*.c' -not -path 'src/tools/*'))
 ifeq ($(MPI),smpi)

@@ -31,6 +31,14 @@ static long env_long(const char *name)
     return v ? strtol(v, NULL, 10) : 0;
 }
 
+/* A positive number, or `def` when unset or not one. */
+static double env_positive(const char *name, double def)
+{
+    const char *v = getenv(name);
+    const double x = v ? strtod(v, NULL) : 0.0;
+    return x > 0.0 ? x : def;
+}
+
 void colibri_config_reload(void)
 {
     for (int c = 0; c < COLIBRI_NCOLL; c++)
@@ -49,6 +57,8 @@ void colibri_config_reload(void)
     cfg.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
     env_string("COLIBRI_COST_MODEL", cfg.cost_model, sizeof cfg.cost_model);
     env_string("COLIBRI_TUNING", cfg.tuning, sizeof cfg.tuning);
+    cfg.shm_bandwidth = env_positive("COLIBRI_SHM_BANDWIDTH", 1e10);
+    cfg.shm_gamma = env_positive("COLIBRI_SHM_GAMMA", 5e-11);
     cfg.generation++;
     loaded = 1;
 }

@@ -26,6 +26,10 @@ struct config {
     bool progress_thread;              /* COLIBRI_PROGRESS_THREAD set, not "0" */
     char cost_model[256];              /* COLIBRI_COST_MODEL, "" when unset */
     char tuning[4096];                 /* COLIBRI_TUNING (a path), "" when unset */
+    /* SMPI builds only (runtime/shm_charge.h): what a shared-segment copy
+     * and reduction cost in simulated time. */
+    double shm_bandwidth;              /* COLIBRI_SHM_BANDWIDTH, bytes/s (default 1e10) */
+    double shm_gamma;                  /* COLIBRI_SHM_GAMMA, s/byte (default 5e-11) */
     unsigned generation;               /* counts reloads, from 1 */
 };
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "executor.h"
+#include "shm_charge.h"
 
 
 static void *at(void *base, int64_t off, const struct dtinfo *d)
@@ -216,6 +217,7 @@ static int finish_round(struct exec *x)
             rc = copy_elems(at(x->buf[op->src_buf], op->src_off, &c->dti),
                             at(x->buf[op->dst_buf], op->dst_off, &c->dti), op->count, c->dt,
                             &c->dti);
+        shm_charge(c, op); /* SMPI only: shared memory is not free */
     }
     x->posted = false;
     x->nreq = 0;
