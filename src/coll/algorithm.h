@@ -19,6 +19,9 @@ struct cost_params {
      * slice, pack, unpack, merge or join, decode): per present element
      * this is branchy, scattered work, not the dense kernel's stream. */
     double sparse;
+    /* Seconds per byte of a local copy through a node's shared segment
+     * (1 / COLIBRI_SHM_BANDWIDTH: what SMPI builds charge for it). */
+    double mem;
 };
 
 /* How many ranks share one node's network link in the worst case: the

@@ -43,6 +43,7 @@ static struct cost_params model_params(void)
         m.gamma = 5.0e-11;
         m.o = 2.0e-7; /* 5 million messages per second and core */
         m.sparse = SPARSE_DEFAULT;
+        m.mem = 1.0 / cfg->shm_bandwidth;
         if (cfg->cost_model[0])
             sscanf(cfg->cost_model, "%lf,%lf,%lf,%lf,%lf", &m.alpha, &m.beta, &m.gamma, &m.o,
                    &m.sparse);

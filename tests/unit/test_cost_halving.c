@@ -541,7 +541,7 @@ static double critical_path(const struct algorithm *a, const struct sched_params
 
 static bool close_to(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b); }
 
-static const struct cost_params model = {1e-6, 1e-9, 3e-10, 0, 0};
+static const struct cost_params model = {1e-6, 1e-9, 3e-10, 0, 0, 0};
 
 /* Cost function == critical path when n divides evenly; an upper bound
  * otherwise. */
@@ -604,7 +604,7 @@ static void test_three_two_table(void)
 {
     const struct algorithm *tt = alg(COLIBRI_ALLREDUCE, "rabenseifner_3_2");
     const struct algorithm *fold = alg(COLIBRI_ALLREDUCE, "rabenseifner");
-    const struct cost_params beta = {0, 1, 0, 0, 0}, gamma = {0, 0, 1, 0, 0};
+    const struct cost_params beta = {0, 1, 0, 0, 0, 0}, gamma = {0, 0, 1, 0, 0, 0};
     struct {
         int p;
         double b, g; /* multiples of n */

@@ -161,7 +161,7 @@ static double model(colibri_coll coll, const char *alg, int p, int64_t n, const 
     sp.counts = counts;
     sp.elem_size = (size_t)es;
     sp.commutative = true;
-    struct cost_params m = {a, b, g, 0, 0};
+    struct cost_params m = {a, b, g, 0, 0, 0};
     return al->cost(&sp, &m);
 }
 

@@ -53,13 +53,13 @@ static bool run(const struct lb_case *c, struct sched_cost *costs)
 static double cost_of(const struct algorithm *a, const struct sched_params *sp, double alpha,
                       double beta)
 {
-    struct cost_params m = {alpha, beta, 0, 0, 0};
+    struct cost_params m = {alpha, beta, 0, 0, 0, 0};
     return a->cost(sp, &m);
 }
 
 static double overhead_of(const struct algorithm *a, const struct sched_params *sp)
 {
-    struct cost_params m = {0, 0, 0, 1, 0};
+    struct cost_params m = {0, 0, 0, 1, 0, 0};
     return a->cost(sp, &m);
 }
 

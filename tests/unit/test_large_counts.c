@@ -235,7 +235,7 @@ static void traffic_check(struct traffic *t)
 
 static double cost_beta(const struct algorithm *a, const struct sched_params *sp)
 {
-    struct cost_params m = {0, 1, 0, 0, 0};
+    struct cost_params m = {0, 1, 0, 0, 0, 0};
     return a->cost(sp, &m);
 }
 
