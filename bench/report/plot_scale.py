@@ -59,6 +59,9 @@ for i, layout in enumerate(["64x16", "256x16"]):
               linestyles="dashed")
     ax.text(xs[0], floor_us(LAYOUT_P[layout]) * 1.05, f"p={LAYOUT_P[layout]}: linear floor "
             f"{floor_us(LAYOUT_P[layout]):.0f} us", color="red", fontsize=8)
+    bar = 0.136 * floor_us(LAYOUT_P[layout])  # the seed's SLOAV-against-linear ratio
+    ax.hlines(bar, xs[0] - 0.5, xs[-1] + 0.5, colors="green", linestyles="dotted")
+    ax.text(xs[0], bar * 1.05, f"seed's bar 0.136x = {bar:.0f} us", color="green", fontsize=8)
 ax.set_yscale("log")
 ax.set_ylabel("simulated µs per call (log)")
 ax.set_xticks([])

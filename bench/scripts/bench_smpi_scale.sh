@@ -57,7 +57,8 @@ run() {
   if grep -q "WRONG RESULT" "$out"; then why=WRONG
   elif [ $rc -eq 124 ]; then why=TIMEOUT
   elif [ $rc -ne 0 ] || [ ! -s "$csv.part" ]; then why=FAILED; fi
-  if [ -s "$csv.part" ] && [ "$why" != WRONG ]; then
+  # (a header alone is no result: the run is redone next time)
+  if [ "$(wc -l <"$csv.part" 2>/dev/null || echo 0)" -gt 1 ] && [ "$why" != WRONG ]; then
     # the run's wall time (all its sizes, setup included) on every row
     awk -v w="$wall" -v l="$layout" -v d="$dist" -v s="$why" -F, \
       'NR == 1 {print $0 ",layout,dist,wall_s,status"; next} {print $0 "," l "," d "," w "," s}' \
