@@ -7,7 +7,8 @@
  * sends messages (each charged latency, bandwidth and, with smpi/os,
  * smpi/or, smpi/ois, a per-message overhead).  In an SMPI build
  * (COLIBRI_SMPI, set by `make sim`) the executor therefore charges each
- * local copy or reduction that reads or writes BUF_SHM with smpi_execute:
+ * local copy or reduction that reads or writes BUF_SHM as computation on the
+ * rank's core (smpi_execute_flops at the host's own speed):
  *
  *     copy of n bytes:       n / B
  *     reduction of n bytes:  n / B + n * gamma

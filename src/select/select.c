@@ -36,7 +36,8 @@
  * slower than dense there. */
 #define SPARSE_DEFAULT 4.0e-10
 /* The node (COLIBRI_COST_MODEL's 6th to 9th values): colibri's own copies
- * through a node's segment at 10 GB/s and a flag hand-off of 0.1 us (a
+ * through a node's segment at COLIBRI_SHM_BANDWIDTH (10 GB/s, what SMPI
+ * builds charge for them) and a flag hand-off of 0.1 us (a
  * cache line between cores), and the MPI below's messages between two
  * ranks of one node at 0.5 us and 2 GB/s, what a flat algorithm pays when
  * the whole communicator is on one node (a tuning file's calibrated
@@ -46,7 +47,6 @@
  * took 3.4 ms); at 100 Gb/s' 0.08 ns per byte the model sent 8 KiB-8 MiB
  * allreduces on one node to flat algorithms 1.4-8x slower than the
  * node-aware ones. */
-#define SHM_BETA_DEFAULT 1.0e-10
 #define SHM_ALPHA_DEFAULT 1.0e-7
 #define NODE_ALPHA_DEFAULT 5.0e-7
 #define NODE_BETA_DEFAULT 5.0e-10
@@ -127,7 +127,7 @@ static struct cost_params model_params(const struct sched_params *p)
         const struct tuning_model *t = &tuning_in_force()->model;
         across = (struct cost_params){.alpha = 1.0e-6, .beta = 8.0e-11, .gamma = 5.0e-11,
                                       .o = 2.0e-7, /* 5 million messages per second and core */
-                                      .sparse = SPARSE_DEFAULT, .shm_beta = SHM_BETA_DEFAULT,
+                                      .sparse = SPARSE_DEFAULT, .shm_beta = 1.0 / cfg->shm_bandwidth,
                                       .shm_alpha = SHM_ALPHA_DEFAULT,
                                       .node_alpha = NODE_ALPHA_DEFAULT,
                                       .node_beta = NODE_BETA_DEFAULT};

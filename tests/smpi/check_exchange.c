@@ -8,10 +8,15 @@
  * Node-aware algorithms see the placement the hostfile gives (several
  * ranks per host); run it under several.
  *
- *   check_exchange [name ...]
+ *   check_exchange [name ...]      ("auto": automatic alltoallv too)
+ *
+ * CHECK_PATTERNS=uniform,skewed limits the alltoallv count patterns and
+ * CHECK_IN_PLACE=0 leaves out in place (for the 1000-rank runs, which take
+ * seconds per call).
  *
  * Prints "N passed, N failed" (rank 0); exits non-zero on any failure.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,15 +122,30 @@ static void check_a(const char *alg, MPI_Count block, int in_place)
     free(sb), free(rb);
 }
 
+static bool pattern_wanted(enum pattern pat)
+{
+    const char *only = getenv("CHECK_PATTERNS");
+    if (!only || !*only)
+        return true;
+    size_t n = strlen(pattern_names[pat]);
+    for (const char *p = only; (p = strstr(p, pattern_names[pat])); p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
 static void run(colibri_coll coll, const char *alg)
 {
-    for (int ip = 0; ip < 2; ip++) {
-        if (coll == COLIBRI_ALLTOALLV)
+    const char *ip_env = getenv("CHECK_IN_PLACE");
+    for (int ip = 0; ip < (ip_env && strcmp(ip_env, "0") == 0 ? 1 : 2); ip++) {
+        if (coll == COLIBRI_ALLTOALLV) {
             for (int pat = 0; pat < NPATTERNS; pat++)
-                check_v(alg, pat, ip);
-        else
+                if (pattern_wanted((enum pattern)pat))
+                    check_v(alg, pat, ip);
+        } else {
             for (MPI_Count b = 0; b < 12; b += 5)
                 check_a(alg, b, ip);
+        }
     }
 }
 
@@ -135,6 +155,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     return_errors(MPI_COMM_WORLD);
+    for (int a = 1; a < argc; a++)
+        if (strcmp(argv[a], "auto") == 0)
+            run(COLIBRI_ALLTOALLV, "auto");
     colibri_algorithm_info info;
     for (int i = 0; colibri_catalog_get(i, &info) == 0; i++) {
         if (info.coll != COLIBRI_ALLTOALL && info.coll != COLIBRI_ALLTOALLV)

@@ -248,7 +248,7 @@ static int lb_post(struct lb_world *w, struct lb_rank *r)
 static int lb_complete(struct lb_world *w, struct lb_rank *r)
 {
     const struct sched_round *rd = &r->s.rounds[r->round];
-    const struct sched_op *ops = &r->s.ops[rd->first_op];
+    struct sched_op *ops = &r->s.ops[rd->first_op];
     for (uint32_t i = 0; i < rd->n_ops; i++) {
         if (ops[i].kind == SOP_RECV && w->ch[ops[i].peer * w->p + r->sp.rank].n_sent <= r->seq[i])
             return 0;
@@ -257,10 +257,14 @@ static int lb_complete(struct lb_world *w, struct lb_rank *r)
             return 0;
     }
     for (uint32_t i = 0; i < rd->n_ops; i++) {
-        const struct sched_op *op = &ops[i];
+        struct sched_op *op = &ops[i];
         if (op->kind != SOP_RECV)
             continue;
         struct lb_msg *m = &w->ch[op->peer * w->p + r->sp.rank].msgs[r->seq[i]];
+        /* SOP_UPTO: at most count bytes; what arrived becomes the count, as
+         * the executor records it (MPI_Get_count) */
+        if ((op->flags & SOP_UPTO) && m->len <= op->count)
+            op->count = m->len;
         if (m->len != op->count)
             return lb_fail(w, "rank %d round %u: receives %lld bytes from %d, which sent %lld",
                            r->sp.rank, r->round, (long long)op->count, op->peer,

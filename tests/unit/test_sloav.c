@@ -3,19 +3,26 @@
  * p = 1..40 with every radix 2..p+1 and the default, and p = 64, 100, 128,
  * 129, 200 with sampled radices; uniform, empty, random, skewed (one rank
  * sends 100x more) and empty-rank counts, packed or reversed displacements
- * with gaps, in place or not.  Besides the delivered bytes it checks the
- * deterministic shape: D + 1 communication rounds (D = ceil(log_k p); a rank
- * whose last digit moves nothing may skip the last), S metadata messages
- * and, for equal blocks of n bytes, 2S messages and M (n + 8) bytes sent.
+ * with gaps, in place or not, and (p <= 16) large equal blocks whose
+ * messages overflow the receiver's reserve.  Besides the delivered bytes it
+ * checks the deterministic shape: D = ceil(log_k p) communication rounds
+ * and S messages, each carrying its blocks' sizes with them (no metadata
+ * message), one more round and message per overflowing digit and message
+ * (at most 2D and 2S), and for equal blocks of n bytes exactly what
+ * sloav_exchange_shape says: M (n + 8) bytes sent.
  */
 #include "loopback.h"
+#include "coll/common/sloav_exchange.h"
 #include "patterns/radix.h"
 #define CHECK_MAX_LINES 30
 #include "../lib/check.h"
 
 
-enum pattern { UNIFORM, ZERO, RANDOM, SKEWED, EMPTY_RANKS, NPATTERNS };
-static const char *const pattern_names[] = {"uniform", "zero", "random", "skewed", "empty-ranks"};
+enum pattern { UNIFORM, ZERO, RANDOM, SKEWED, EMPTY_RANKS, LARGE, NPATTERNS };
+static const char *const pattern_names[] = {"uniform", "zero",        "random",
+                                            "skewed",  "empty-ranks", "large"};
+/* LARGE: equal blocks of this many bytes, more than SX_CAP for 3 blocks */
+#define LARGE_BLOCK 1500
 
 static uint32_t mix(uint32_t x)
 {
@@ -34,6 +41,7 @@ static void fill(enum pattern pat, int p, int64_t *m)
             case ZERO: m[i * p + j] = 0; break;
             case RANDOM: m[i * p + j] = r; break;
             case SKEWED: m[i * p + j] = i == p / 2 ? 300 : 3; break;
+            case LARGE: m[i * p + j] = LARGE_BLOCK; break;
             default: m[i * p + j] = i % 3 == 1 || j % 3 == 1 ? 0 : r + 1; break;
             }
         }
@@ -52,20 +60,29 @@ static void run_case(int p, int k, enum pattern pat, const int64_t *m, bool in_p
     int64_t M = 0;
     for (int d = 0; d < D; d++)
         M += radix_moving(p, kk, radix_weight(kk, d));
+    /* a named algorithm: no agreed largest block */
+    int64_t n = pat == UNIFORM ? 5 : pat == LARGE ? LARGE_BLOCK : 0;
+    struct sx_shape sh;
+    sloav_exchange_shape(p, k, n, 0, &sh);
     const char *why = NULL;
     if (lb_run(&c, costs, err, sizeof err) != 0)
         why = err;
+    if (!why && sh.blocks != M)
+        why = "shape's blocks";
     for (int r = 0; r < p && !why; r++) {
         const struct sched_cost *cr = &costs[r];
-        if (p == 1 ? cr->rounds != 0 : cr->rounds != D + 1 && cr->rounds != D)
+        if (cr->rounds < D || cr->rounds > 2 * D)
             why = "rounds";
         else if (cr->msgs_sent < S || cr->msgs_sent > 2 * S)
             why = "messages";
-        else if (pat == UNIFORM && (cr->rounds != (p > 1 ? D + 1 : 0) || cr->msgs_sent != 2 * S ||
-                                    cr->bytes_sent != M * (5 + 8)))
-            why = "uniform shape";
-        else if (pat == ZERO && (cr->msgs_sent != S || cr->bytes_sent != 8 * M))
-            why = "metadata only";
+        else if ((pat == UNIFORM || pat == LARGE || pat == ZERO) &&
+                 (cr->rounds != sh.rounds || cr->msgs_sent != sh.msgs ||
+                  cr->bytes_sent != M * (n + 8)))
+            why = "equal-block shape";
+        else if ((pat == UNIFORM || pat == ZERO) && (cr->rounds != D || cr->msgs_sent != S))
+            why = "small blocks: one message per sub-round";
+        else if (pat == LARGE && p >= 8 && kk == 2 && cr->rounds == D)
+            why = "large blocks: no overflow round";
     }
     if (check_count(!why))
         printf("FAIL p=%d k=%d %s%s%s: %s (rank 0: %d rounds, %lld msgs, %lld bytes; D=%d S=%d "
@@ -80,6 +97,8 @@ static void run_p(int p, const int *radices, int nr)
     int64_t *m = malloc((size_t)p * p * sizeof *m);
     struct sched_cost *costs = calloc((size_t)p, sizeof *costs);
     for (int pat = 0; pat < NPATTERNS; pat++) {
+        if (pat == LARGE && p > 16)
+            continue;
         fill((enum pattern)pat, p, m);
         for (int ri = 0; ri < nr; ri++)
             for (int ip = 0; ip < 2; ip++)

@@ -110,16 +110,16 @@ static void test_rounds(const struct algorithm *a)
     char err[256];
     struct lb_case c = {.alg = a, .p = p, .radix = 2, .counts = counts, .layout = &m.l};
     check(lb_run(&c, cost, err, sizeof err) == 0, "rounds case: %s", err);
-    /* Leader: the counts barrier (2 rounds), the blocks-are-in fan-in (with
-     * the exchange's packing), 3 exchange rounds (2 digits + 1), its
+    /* Leader: the counts barrier (2 rounds), the blocks-are-in fan-in, 2
+     * exchange rounds (2 digits, sizes and blocks in one message), its
      * delivery. */
-    check(cost[0].rounds == 7, "leader rounds %d, want 7", cost[0].rounds);
-    /* Leader sends per position 1 metadata + 1 data message: 2 x 2, and 2
-     * fan-outs of 3 signals. */
-    check(cost[0].msgs_sent == 4 + 6, "leader messages %lld, want 10", (long long)cost[0].msgs_sent);
+    check(cost[0].rounds == 6, "leader rounds %d, want 6", cost[0].rounds);
+    /* Leader sends one message per position (2), and 2 fan-outs of 3
+     * signals. */
+    check(cost[0].msgs_sent == 2 + 6, "leader messages %lld, want 8", (long long)cost[0].msgs_sent);
     /* Node-aggregated blocks of 4 x 4 x 3 = 48 bytes: position 0 sends slots
      * 1 and 3, position 1 slots 2 and 3 (the block for node 3 goes twice),
-     * each after 2 int64 of metadata. */
+     * each after its 2 int64 sizes. */
     check(cost[0].bytes_sent == 4 * 48 + 4 * 8, "leader bytes %lld, want 224",
            (long long)cost[0].bytes_sent);
     /* Non-leaders only signal the leader (twice) and wait for it. */

@@ -8,36 +8,42 @@
  * destination.  The k-1 sub-rounds of a digit move disjoint slots to
  * distinct peers, so they run in one round.  Blocks are forwarded through
  * ranks that do not know their sizes (only each rank's own counts are
- * known), so each sub-round is preceded by METADATA: one int64 byte count
- * per slot it moves.  Receivers size their receives from it: no global
- * maximum, no padding.
+ * known), so each sub-round's message starts with one int64 byte count per
+ * block it carries: no global maximum, no padding, no separate metadata
+ * message.
  *
- * The exchange itself (rounds, metadata pipeline, scratch arenas, what a
+ * The exchange itself (rounds, message format, scratch arenas, what a
  * mismatched count does) is common/sloav_exchange.h, over all ranks: slot
  * j of a rank is its block in SEND for rank + j, delivered to RECV at
  * rdispls[source].  SLOAVx (sloavx.c) runs the same exchange over node
  * leaders.
  *
- * Cost (COST_FORMULA below): the k-1 sub-rounds of a digit share a round,
- * and the metadata of digit d > 0 travels in the round of data d-1, so
- * only R1's is exposed: D + 1 latencies; each sub-round sends and receives
- * a metadata and a data message, o each; every forwarded block carries its
- * 8-byte count.  k = 2: S = lg p, M = p lg(p)/2; k = p: S = M = p-1 (direct
- * exchange plus one metadata round).  L is the most ranks on one
- * node when the layout is known: they all forward at once through the
- * node's link (sloavx sends each byte off the node once instead).
+ * Cost (COST_FORMULA below): the k-1 sub-rounds of a digit share a round
+ * and each is one message carrying its blocks' sizes in front of them, so
+ * D latencies and 2 S per-message overheads (S sends, S receives); every
+ * forwarded block carries its 8-byte size.  A message whose blocks exceed
+ * what the receiver reserved (common/sloav_exchange.h: c n up to 1 MiB
+ * when the largest block n is agreed, as automatic selection does, else
+ * 4 KiB) sends
+ * the rest in an overflow round: X more latencies and messages, counted
+ * per digit.  k = 2: S = lg p, M = p lg(p)/2; k = p: S = M = p-1 (a direct
+ * exchange).  The radix minimising this is taken (select.c), so with
+ * o = 0.5 us and small blocks a larger k trades data forwarded for fewer
+ * messages.  L is the most ranks on one node when the layout is known:
+ * they all forward at once through the node's link (sloavx sends each byte
+ * off the node once instead).
  */
 #include <stdlib.h>
 
-#include "../../patterns/radix.h"
 #include "../algorithm.h"
 #include "../common/sloav_exchange.h"
 
 COST_FORMULA(alltoallv, sloav,
-             "(D + 1) a + 4 S o + M (n + 8) L b, D = ceil(log_k p), S = sum_d min(k-1, "
+             "(D + X) a + 2 (S + Y) o + M (n + 8) L b, D = ceil(log_k p), S = sum_d min(k-1, "
              "floor((p-1)/k^d)) sub-rounds, M = sum_d #{0<i<p: digit_d(i) != 0} forwarded blocks, "
-             "d < ceil(log_k p); p = k^D: S = D(k-1), M = D p (k-1)/k; n largest block; L most "
-             "ranks per node; k radix (COLIBRI_RADIX, else tuned)");
+             "d < ceil(log_k p); p = k^D: S = D(k-1), M = D p (k-1)/k; X digits and Y messages "
+             "whose c blocks exceed min(c n, 1 MiB) (4 KiB when named: overflow); n largest block; L most ranks per "
+             "node; k radix (COLIBRI_RADIX, else tuned with o)");
 
 static void sloav_free(void *state)
 {
@@ -67,7 +73,10 @@ int alltoallv_sloav_build(const struct sched_params *p, struct schedule *s)
         blk[j] = (struct sx_block){BUF_SEND, p->sdispls[j], p->scounts[j]};
         blk[size + j] = (struct sx_block){BUF_RECV, p->rdispls[j], p->rcounts[j]};
     }
-    struct sloav_group g = {size, p->rank, NULL, p->radix, blk, blk + size, p->in_place};
+    /* p->count: the largest block, agreed when selecting automatically, 0
+     * (unknown) when the algorithm is named. */
+    struct sloav_group g = {size,        p->rank,    NULL, p->radix, blk, blk + size,
+                            p->in_place, p->count};
     int rc = sloav_exchange_init(x, &g);
     free(blk);
     if (rc != 0) {
@@ -83,16 +92,11 @@ int alltoallv_sloav_build(const struct sched_params *p, struct schedule *s)
 
 double alltoallv_sloav_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const int size = p->size;
-    if (size == 1)
+    if (p->size == 1)
         return 0;
-    int k = sloav_exchange_radix(size, p->radix);
-    int D = radix_digits(size, k);
-    int64_t moved = 0;
-    for (int d = 0; d < D; d++)
-        moved += radix_moving(size, k, radix_weight(k, d));
     /* p->count: the largest block of any rank when selecting automatically. */
-    double bytes = (double)moved * (double)(p->count + 8);
-    return (D + 1) * m->alpha + 4.0 * radix_subrounds(size, k) * m->o +
-           bytes * m->beta * cost_link_share(p);
+    struct sx_shape sh;
+    sloav_exchange_shape(p->size, p->radix, p->count, p->count, &sh);
+    return sh.rounds * m->alpha + 2.0 * (double)sh.msgs * m->o +
+           (double)sh.blocks * (double)(p->count + 8) * m->beta * cost_link_share(p);
 }

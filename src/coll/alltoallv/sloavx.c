@@ -36,23 +36,27 @@
  * each): 4 intra-node signal rounds (a barrier on the counts, the ranks
  * telling the leader their blocks are in, the leader's delivery; none when
  * L = 1), each costing the leader L-1 messages, then the leaders' exchange.
- * Local copies, which the model does not charge: every rank copies its p
- * blocks into the segment and out of it (2 p n); a leader also packs what
- * it forwards.
+ * Local copies at the memory's cost per byte m (1 / COLIBRI_SHM_BANDWIDTH,
+ * what SMPI charges for them): every rank copies its p blocks into the
+ * segment and out of it (2 p n); a leader also copies every aggregated
+ * block out of the segment into its exchange's scratch and back (2 (N-1)
+ * L^2 n; its forwarding between scratch buffers is not counted, as in
+ * sloav).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../patterns/node_segment.h"
+#include "../../patterns/nodes.h"
 #include "../algorithm.h"
 #include "../common/sloav_exchange.h"
 #include "../../patterns/radix.h"
 
 COST_FORMULA(alltoallv, sloavx,
-             "(r + D + 1) a + (4 S + 4 (L-1)) o + M (L^2 n + 8) b over N nodes of L ranks, r = 4 "
-             "node signal rounds (0 when L = 1), D = ceil(log_k N) (N = 1: r a); S, M as sloav "
-             "with N for p (leaders' exchange of node-aggregated blocks); 2 p n local copies, not "
-             "charged");
+             "(r + D + X) a + (2 (S + Y) + 4 (L-1)) o + M (L^2 n + 8) b + (2 p n + 2 (N-1) L^2 n) m "
+             "over N nodes of L ranks, r = 4 node signal rounds (0 when L = 1), D = ceil(log_k "
+             "N) (N = 1: r a + 2 p n m); S, M, X, Y as sloav with N for p (leaders' exchange of "
+             "node-aggregated blocks); m = 1 / COLIBRI_SHM_BANDWIDTH per byte copied");
 
 struct sloavx {
     int p, me, li, nloc, node, n_nodes, leader, radix;
@@ -61,6 +65,7 @@ struct sloavx {
     int64_t *send_off, *recv_off, *local_off; /* segment offsets (node_seg_offsets) */
     int64_t *meta;                            /* nloc x 2p: the node's counts */
     int64_t send_at, recv_at;                 /* segment offsets of the data areas */
+    int64_t max_block;                        /* agreed largest block (0: unknown) */
     int stage;
     bool bruck;                               /* leader of a multi-node exchange */
     struct sloav_exchange vb;
@@ -160,7 +165,10 @@ static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
         blk[N + m] = (struct sx_block){BUF_SHM, span[2 * N + m], span[3 * N + m]};
     }
     free(span);
-    struct sloav_group g = {N, x->node, leaders, x->radix, blk, blk + N, false};
+    /* An aggregated block is at most L^2 of the largest block (agreed by
+     * automatic selection, else 0: unknown). */
+    int64_t L = node_max_ranks(N, x->node_start);
+    struct sloav_group g = {N, x->node, leaders, x->radix, blk, blk + N, false, x->max_block * L * L};
     int rc = sloav_exchange_init(&x->vb, &g);
     free(blk);
     free(leaders);
@@ -235,7 +243,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     x->sc = malloc(7 * (size_t)P * sizeof *x->sc);
     if (!x->node_of || !x->sc)
         return -1;
-    x->p = P, x->me = p->rank, x->radix = p->radix;
+    x->p = P, x->me = p->rank, x->radix = p->radix, x->max_block = p->count;
     x->n_nodes = l->n_nodes;
     x->node_start = x->node_of + P;
     x->node_ranks = x->node_start + l->n_nodes + 1;
@@ -267,17 +275,16 @@ double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_par
 {
     int P = p->size, N = p->layout ? p->layout->n_nodes : P;
     double L = (double)P / N, signals = L > 1 ? 4 : 0;
+    const double copies = 2.0 * P * (double)p->count * m->shm_beta;
     if (N == 1)
-        return signals * m->alpha;
-    int k = sloav_exchange_radix(N, p->radix), D = radix_digits(N, k);
-    int64_t moved = 0;
-    for (int d = 0; d < D; d++)
-        moved += radix_moving(N, k, radix_weight(k, d));
+        return signals * m->alpha + copies;
     /* Aggregated blocks: L x L blocks of p->count (the largest) bytes. */
-    double block = L * L * (double)p->count;
-    /* The leader posts and completes metadata and data both ways per
-     * sub-round, and 2 signals to and 1 from each of its L - 1 ranks. */
-    int S = radix_subrounds(N, k);
-    return (signals + D + 1) * m->alpha + (4.0 * S + 4 * (L - 1)) * m->o +
-           (double)moved * (block + 8) * m->beta;
+    int64_t block = (int64_t)(L * L * (double)p->count);
+    struct sx_shape sh;
+    sloav_exchange_shape(N, p->radix, block, block, &sh);
+    /* The leader's exchange, and 2 signals to and 1 from each of its
+     * L - 1 ranks. */
+    return (signals + sh.rounds) * m->alpha + (2.0 * (double)sh.msgs + 4 * (L - 1)) * m->o +
+           (double)sh.blocks * (double)(block + 8) * m->beta + copies +
+           2.0 * (N - 1) * (double)block * m->shm_beta;
 }
