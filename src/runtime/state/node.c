@@ -7,6 +7,7 @@
  * that rank: so it is one contiguous range of bytes, at possibly different
  * addresses in each process, which is what BUF_SHM offsets assume.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,7 +244,9 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
         const int64_t flag_bytes = NODE_HEADER_BYTES +
             (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) * NODE_FLAG_STRIDE;
         const int64_t data = config_get()->node_shm_bytes > 0 ? config_get()->node_shm_bytes : 0;
-        const int64_t bytes = flag_bytes + data;
+        /* + a cache line: the window's base need not be aligned (Open MPI's
+         * was 8 mod 16, misaligning long doubles), ours is */
+        const int64_t bytes = NODE_FLAG_STRIDE + flag_bytes + data;
         void *base, *shm;
         MPI_Win win;
         rc = PMPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL,
@@ -256,6 +259,8 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
         rc = PMPI_Win_shared_query(win, 0, &got, &disp, &shm);
         if (rc == MPI_SUCCESS && got < bytes)
             rc = MPI_ERR_NO_MEM;
+        if (rc == MPI_SUCCESS) /* the same offset on every rank: it is the segment's */
+            shm = (char *)shm + (NODE_FLAG_STRIDE - (uintptr_t)shm % NODE_FLAG_STRIDE) % NODE_FLAG_STRIDE;
         /* Flags start at 0, below every epoch (from 1): zeroed by the
          * owner before anyone may read them. */
         if (rc == MPI_SUCCESS && node_rank == 0) {
@@ -307,8 +312,9 @@ static void reduction_release(struct comm_state *cs, int finalized)
         void *sim[2] = {((void **)r->header)[0], ((void **)r->header)[1]};
 #endif
         if (node_rank == 0)
-            setup_stats.shm_bytes -= NODE_HEADER_BYTES + (int64_t)NODE_SLOTS *
-                                         node_slot_flags(r->nloc) * NODE_FLAG_STRIDE +
+            setup_stats.shm_bytes -= NODE_FLAG_STRIDE + NODE_HEADER_BYTES +
+                                     (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) *
+                                         NODE_FLAG_STRIDE +
                                      r->data_bytes;
         PMPI_Win_free(&r->win); /* collective: no rank of the node uses them after */
 #ifdef COLIBRI_SMPI
