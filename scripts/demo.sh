@@ -20,7 +20,7 @@ echo "== colibri vs SMPI's built-in MPI_Allreduce, simulated 1024-rank cluster (
 # factors set to 1 so the model is exact.  SMPI's own MPI_Allreduce is the
 # "native" column (its default algorithm selection).
 smpirun -np 1024 -platform platforms/cluster-1024.xml -hostfile platforms/hostfile-1024.txt \
-  --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
+  --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --cfg=smpi/allgather:mpich \
   --log=root.thres:warning \
   build-smpi/bin/colibri-bench -c allreduce -a auto,native,recursive_doubling,knomial,rabenseifner \
   -N smpi:default -i 1 -w 0 -m 8 -M 1M -s 8 -L 1e-6,8e-11,0

@@ -106,7 +106,7 @@ run() {
     hosts=$(hostfile_for "$layout")
     np=$((${layout%x*} * ${layout#*x}))
     cmd=(smpirun -np "$np" -platform "$PLATFORM" -hostfile "$hosts"
-      --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+      --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --cfg=smpi/allgather:mpich
       --cfg=smpi/os:0:"$OVERHEAD":0 --cfg=smpi/or:0:"$OVERHEAD":0 --cfg=smpi/ois:0:"$OVERHEAD":0
       --log=root.thres:warning "${cfg[@]}"
       "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@")

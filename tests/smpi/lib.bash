@@ -21,11 +21,14 @@ smpi_build() {
 # not timed) and follow the platform's latency and bandwidth exactly (SMPI's
 # message-size correction factors set to 1).  One rank per host unless
 # HOSTFILE names another placement (lines "host:ranks", hosts node-0..1023).
-# SMPI_CFG adds SMPI options (e.g. --cfg=smpi/allgather:mpich); PLATFORM
-# names another platform (default platforms/cluster-1024.xml).
+# SMPI_CFG adds SMPI options; PLATFORM names another platform (default
+# platforms/cluster-1024.xml).  SMPI's MPI_Allgather is mpich's: its
+# default sends p^2 messages, and colibri's one-time node-layout exchange
+# (on the first automatic reduction) took minutes of simulation at 1024
+# ranks with it.
 smpi_run() {
   local np=$1; shift
   smpirun -np "$np" -platform "${PLATFORM:-platforms/cluster-1024.xml}" -hostfile "${HOSTFILE:-platforms/hostfile-1024.txt}" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
-    --log=root.thres:warning ${SMPI_CFG:-} "$@"
+    --cfg=smpi/allgather:mpich --log=root.thres:warning ${SMPI_CFG:-} "$@"
 }
