@@ -191,9 +191,26 @@ static void test_port_bytes(void)
     }
 }
 
-/* Every node-aware entry builds for every rank on awkward layouts (uneven,
- * round-robin, one rank per node, one node) at counts around the chunk,
- * every root, with the flag checks of build_all. */
+/* The awkward layouts both tests below use: uneven 5-2-7, round-robin
+ * over 4 nodes of 3, one rank per node, one node, 3 x 4, 2 x 2. */
+#define N_AWKWARD 6
+static const char *const awkward_names[N_AWKWARD] = {"5-2-7", "round-robin 4x3", "5x1",
+                                                     "1x6", "3x4", "2x2"};
+static const int awkward_sizes[N_AWKWARD] = {14, 12, 5, 6, 12, 4};
+static void awkward_layouts(struct layout_mem lay[N_AWKWARD])
+{
+    int uneven[14] = {0, 0, 0, 0, 0, 5, 5, 7, 7, 7, 7, 7, 7, 7};
+    make_layout(&lay[0], 14, uneven);
+    even_layout(&lay[1], 4, 3, 1);
+    even_layout(&lay[2], 5, 1, 0);
+    even_layout(&lay[3], 1, 6, 0);
+    even_layout(&lay[4], 3, 4, 0);
+    even_layout(&lay[5], 2, 2, 0);
+}
+
+/* Every node-aware entry builds for every rank on the awkward layouts at
+ * counts around the chunk, every root, with the flag checks of
+ * build_all. */
 static void test_layouts(void)
 {
     const struct algorithm *inner[COLIBRI_NCOLL] = {
@@ -201,19 +218,14 @@ static void test_layouts(void)
         catalog_find(COLIBRI_REDUCE, "binomial"),
         catalog_find(COLIBRI_REDUCE_SCATTER, "recursive_halving"),
         catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving")};
-    int uneven[14] = {0, 0, 0, 0, 0, 5, 5, 7, 7, 7, 7, 7, 7, 7};
-    struct layout_mem lay[5];
-    make_layout(&lay[0], 14, uneven);
-    even_layout(&lay[1], 4, 3, 1);
-    even_layout(&lay[2], 5, 1, 0);
-    even_layout(&lay[3], 1, 6, 0);
-    even_layout(&lay[4], 3, 4, 0);
-    const int sizes[5] = {14, 12, 5, 6, 12};
+    struct layout_mem lay[N_AWKWARD];
+    awkward_layouts(lay);
+    const int *sizes = awkward_sizes;
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
         if (!(a->restrictions & R_NODE_AWARE) || a->coll >= COLIBRI_ALLTOALL)
             continue;
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < N_AWKWARD; k++)
             for (int64_t count = 0; count < 40; count += 7) {
                 struct totals t;
                 int root = a->coll == COLIBRI_REDUCE ? (int)(count % sizes[k]) : 0;
@@ -222,7 +234,7 @@ static void test_layouts(void)
                       (long long)count);
             }
     }
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < N_AWKWARD; k++)
         free(lay[k].node_of);
 }
 
@@ -230,12 +242,11 @@ static void sym_case(const struct algorithm *a, int p, int root, int64_t count,
                      const int64_t *counts, bool comm, bool ip, const char *layout)
 {
     struct sym_result res;
-    if (!check(sym_run(a, p, root, count, counts, comm, ip, &res) == 0,
-               "%s/%s %s p=%d root=%d count=%lld chunk=%lld%s%s%s: %s",
-               colibri_coll_name(a->coll), a->name, layout, p, root, (long long)count,
-               (long long)sym_node.chunk, comm ? "" : " non-commutative", ip ? " in-place" : "",
-               sym_node.reverse ? " reverse" : "", res.error))
-        return;
+    check(sym_run(a, p, root, count, counts, comm, ip, &res) == 0,
+          "%s/%s %s p=%d root=%d count=%lld chunk=%lld%s%s%s: %s", colibri_coll_name(a->coll),
+          a->name, layout, p, root, (long long)count, (long long)sym_node.chunk,
+          comm ? "" : " non-commutative", ip ? " in-place" : "",
+          sym_node.reverse ? " reverse" : "", res.error);
 }
 
 static void test_symbolic(void)
@@ -245,16 +256,10 @@ static void test_symbolic(void)
         catalog_find(COLIBRI_REDUCE, "rabenseifner"),
         catalog_find(COLIBRI_REDUCE_SCATTER, "recursive_halving"),
         catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving")};
-    int uneven[14] = {0, 0, 0, 0, 0, 5, 5, 7, 7, 7, 7, 7, 7, 7};
-    struct layout_mem lay[6];
-    const char *names[6] = {"5-2-7", "round-robin 4x3", "5x1", "1x6", "3x4", "2x2"};
-    make_layout(&lay[0], 14, uneven);
-    even_layout(&lay[1], 4, 3, 1);
-    even_layout(&lay[2], 5, 1, 0);
-    even_layout(&lay[3], 1, 6, 0);
-    even_layout(&lay[4], 3, 4, 0);
-    even_layout(&lay[5], 2, 2, 0);
-    const int sizes[6] = {14, 12, 5, 6, 12, 4};
+    struct layout_mem lay[N_AWKWARD];
+    awkward_layouts(lay);
+    const char *const *names = awkward_names;
+    const int *sizes = awkward_sizes;
     const int64_t chunks[] = {1, 2, 5, 1000};
     int64_t rc[16];
     for (int i = 0; i < catalog_count; i++) {
@@ -262,7 +267,7 @@ static void test_symbolic(void)
         if (!(a->restrictions & R_NODE_AWARE) || a->coll >= COLIBRI_ALLTOALL)
             continue;
         long long before = check_failed;
-        for (int k = 0; k < 6; k++) {
+        for (int k = 0; k < N_AWKWARD; k++) {
             const int p = sizes[k];
             const struct node_layout *l = &lay[k].l;
             const bool blocked = node_blocked(l->n_nodes, l->node_start, l->node_ranks);
@@ -294,7 +299,7 @@ static void test_symbolic(void)
                check_failed == before ? "ok (symbolic)" : "FAILED");
     }
     memset(&sym_node, 0, sizeof sym_node);
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < N_AWKWARD; k++)
         free(lay[k].node_of);
 }
 

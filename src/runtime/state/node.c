@@ -335,16 +335,14 @@ static void reduction_release(struct comm_state *cs, int finalized)
 
 void node_state_release(struct comm_state *cs)
 {
-    int finalized_now = 0;
-    PMPI_Finalized(&finalized_now);
-    reduction_release(cs, finalized_now);
+    int finalized = 0;
+    PMPI_Finalized(&finalized);
+    reduction_release(cs, finalized);
 
     struct node_state *ns = cs->node;
     cs->node = NULL;
     if (!ns || --ns->users > 0)
         return;
-    int finalized = 0;
-    PMPI_Finalized(&finalized);
     if (!finalized && ns->size > 0) {
         setup_stats.shm_bytes -= own_share(ns);
         PMPI_Win_free(&ns->win);
