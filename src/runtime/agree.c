@@ -1,25 +1,53 @@
 /*
  * The agreements selection needs before it can choose (the largest block of
  * an alltoallv, the shape of a sparse input): the maximum of values over a
- * communicator's ranks, run as colibri's own recursive doubling on its
- * private communicator (the MPI below may do an 8-byte allreduce linearly:
- * SMPI's default took 60 us at 256 ranks where this takes 10).
+ * communicator's ranks, run as one of colibri's own allreduce schedules on
+ * its private communicator, never the MPI below's (which may do an 8-byte
+ * allreduce linearly: SMPI's default took 60 us at 256 ranks where
+ * recursive doubling takes 10).
+ *
+ * Where a node holds several of the communicator's ranks, the agreement is
+ * the leader allreduce (coll/allreduce/node_leader.c) through the
+ * communicator's reduction segment: the ranks of a node combine their values
+ * through shared memory, and only the node leaders exchange messages, by
+ * recursive doubling.  On one node that is a flag hand-off in place of a
+ * message round trip: on 2 ranks of Open MPI an automatic alltoallv's
+ * agreement was the larger part of its cost over the MPI below
+ * (docs/tuning.md).  With one rank per node, or no room in the segment,
+ * it is recursive doubling over all ranks.  The choice depends on the
+ * layout, the configuration and the count alone, so every rank makes it
+ * alike.  A blocking agreement's schedule is cached like any call's.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "../coll/algorithm.h"
+#include "../config/config.h"
+#include "../patterns/node_reduce.h"
+#include "../select/catalog.h"
 #include "agree.h"
 #include "executor.h"
+#include "state/node.h"
+
+/* The catalog entries, looked up once (the catalog is constant). */
+static const struct algorithm *entry(_Atomic(const struct algorithm *) *e, const char *name)
+{
+    const struct algorithm *a = atomic_load_explicit(e, memory_order_relaxed);
+    if (!a) {
+        a = catalog_find(COLIBRI_ALLREDUCE, name);
+        atomic_store_explicit(e, a, memory_order_relaxed);
+    }
+    return a;
+}
+static _Atomic(const struct algorithm *) doubling, leader;
 
 static int prepare(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count,
-                         struct coll_call *c, struct schedule *s)
+                   struct coll_call *c, const struct algorithm **alg)
 {
     memset(c, 0, sizeof *c);
     c->coll = COLIBRI_ALLREDUCE;
     c->dt = dt;
-    int rc = dtinfo_init(dt, &c->dti);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    c->dti = (struct dtinfo){8, 0, 8, 8, true}; /* agree.h: 8-byte predefined types */
     c->red = (struct reducer){MPI_MAX, dt, kernel_lookup(MPI_MAX, dt), true};
     c->cs = cs;
     c->sp.rank = cs->rank;
@@ -28,27 +56,55 @@ static int prepare(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t 
     c->sp.elem_size = (size_t)c->dti.size;
     c->sp.commutative = true;
     c->sp.in_place = true;
+    c->sp.radix = 2;
     c->sendbuf = c->recvbuf = value;
-    sched_reset(s);
-    return allreduce_recursive_doubling_build(&c->sp, s) != 0 || s->oom ? MPI_ERR_NO_MEM
-                                                                         : MPI_SUCCESS;
+    *alg = entry(&doubling, "recursive_doubling");
+    if (cs->size < 2)
+        return MPI_SUCCESS;
+    const struct node_layout *l;
+    int rc = node_layout_get(cs, &l);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const int64_t chunk = node_chunk_elems(config_get()->node_shm_bytes, NODE_SLOTS,
+                                           cs->grp->layout_max_ranks, c->dti.extent);
+    if (l->n_nodes == cs->size || chunk < 1)
+        return MPI_SUCCESS;
+    rc = node_reduction_attach(cs, &c->shm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    c->sp.layout = l;
+    c->sp.node_chunk = chunk;
+    c->sp.inner = allreduce_recursive_doubling_build;
+    c->sp.inner_cost = allreduce_recursive_doubling_cost;
+    c->sp.inner_radix = 2;
+    c->shm.slot_elems = node_slot_elems(cs->red.nloc, chunk);
+    *alg = entry(&leader, "node_leader");
+    return MPI_SUCCESS;
 }
 
 int agree_max_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
-                       struct schedule *s)
+                      struct schedule *s)
 {
-    return prepare(cs, dt, value, 1, c, s);
+    const struct algorithm *alg;
+    int rc = prepare(cs, dt, value, 1, c, &alg);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    sched_reset(s);
+    return alg->build(&c->sp, s) != 0 || s->oom ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
 int agree_max_n(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count)
 {
     struct coll_call c;
-    struct schedule s;
-    sched_init(&s);
-    int rc = prepare(cs, dt, value, count, &c, &s);
-    if (rc == MPI_SUCCESS)
-        rc = exec_run(&c, &s);
-    sched_free(&s);
+    const struct algorithm *alg;
+    int rc = prepare(cs, dt, value, count, &c, &alg);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct schedule *s = comm_cached_schedule(cs, COLIBRI_ALLREDUCE, alg, &c.sp);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    rc = exec_run(&c, s);
+    comm_release_schedule(cs, s);
     return rc;
 }
 

@@ -5,7 +5,8 @@
 #include "call.h"
 
 /* The maximum of one `dt` value over the communicator's ranks, in place:
- * for the agreements selection needs (agree.c says how). */
+ * for the agreements selection needs (agree.c says how).  `dt` is an
+ * 8-byte predefined type: MPI_INT64_T or MPI_DOUBLE. */
 int agree_max(struct comm_state *cs, MPI_Datatype dt, void *value);
 /* The same, elementwise over `count` values (one message per round: the
  * sparse reductions agree on their whole input profile at once). */

@@ -349,9 +349,10 @@ static struct choice choose(colibri_coll coll, const struct sched_params *p);
  * applications repeat shapes: evaluating every catalog entry's cost (with
  * radix scans) was a sixth of a short allreduce's time on 2 ranks.  So the
  * last choices are remembered per thread (no lock), keyed by everything the
- * choice reads, the agreed sparsity and the node shape included.  Calls
- * with per-rank count vectors (reduce_scatter, alltoallv) are not
- * remembered.
+ * choice reads, the agreed sparsity and the node shape included.
+ * reduce_scatter's choice reads its per-rank counts and is not remembered;
+ * alltoallv's reads only the agreed largest block (p->count), never the
+ * count vectors, and is.
  */
 struct memo {
     bool used;
@@ -371,7 +372,7 @@ static _Thread_local struct memo memo[MEMO_SLOTS];
 
 static bool memo_applies(colibri_coll coll, const struct sched_params *p)
 {
-    return coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_ALLTOALLV;
+    return coll != COLIBRI_REDUCE_SCATTER;
 }
 
 static struct memo memo_key(colibri_coll coll, const struct sched_params *p)

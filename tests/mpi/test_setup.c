@@ -216,6 +216,51 @@ static void test_node_reduction_setup(void)
     expect(stats().shm_bytes == shm_before, "freeing the communicator gives its segment back");
 }
 
+/* An automatic alltoallv agrees on the largest block first.  Where a node
+ * holds several of the communicator's ranks that agreement goes through the
+ * communicator's reduction segment (runtime/agree.c): created at the first
+ * call, reused by the next (no setup collective), freed with the
+ * communicator.  With every rank on a node of its own there is none. */
+static void test_agreement_setup(void)
+{
+    int node_of[64], n_nodes = 0;
+    if (size > 64)
+        return;
+    true_layout(MPI_COMM_WORLD, node_of, &n_nodes);
+    MPI_Count cnt[64];
+    MPI_Aint dsp[64];
+    char sb[64], rb[64];
+    for (int j = 0; j < size; j++)
+        cnt[j] = 1, dsp[j] = j, sb[j] = (char)(rank * 3 + j);
+    /* auto may choose sloavx, whose segment is the group's and outlives
+     * the dup: have it now, at this size */
+    colibri_alltoallv(sb, cnt, dsp, MPI_CHAR, rb, cnt, dsp, MPI_CHAR, MPI_COMM_WORLD, "sloavx");
+    MPI_Comm d;
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    struct colibri_setup_stats a = stats(), b;
+    const long long shm_before = a.shm_bytes;
+    int ok = colibri_alltoallv(sb, cnt, dsp, MPI_CHAR, rb, cnt, dsp, MPI_CHAR, d, NULL) ==
+             MPI_SUCCESS;
+    for (int j = 0; j < size; j++)
+        ok = ok && rb[j] == (char)(j * 3 + rank);
+    expect(ok, "auto alltoallv on a dup");
+    b = stats();
+    long long grown = b.shm_bytes - a.shm_bytes, grown_all = 0;
+    PMPI_Allreduce(&grown, &grown_all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    expect(n_nodes == size ? grown_all == 0 : grown_all > 0,
+           "the agreement of an auto alltoallv uses a reduction segment exactly where a node "
+           "holds several ranks");
+    a = b;
+    for (int k = 0; k < 3 && ok; k++)
+        ok = colibri_alltoallv(sb, cnt, dsp, MPI_CHAR, rb, cnt, dsp, MPI_CHAR, d, NULL) ==
+             MPI_SUCCESS;
+    b = stats();
+    expect(ok && b.shm_bytes == a.shm_bytes && b.setup_collectives == a.setup_collectives,
+           "repeated auto alltoallvs set nothing up");
+    MPI_Comm_free(&d);
+    expect(stats().shm_bytes == shm_before, "freeing the communicator gives the segment back");
+}
+
 static int sloavx(MPI_Comm comm)
 {
     int p, r;
@@ -376,6 +421,7 @@ int main(int argc, char **argv)
 
     test_creation_is_free();
     test_node_reduction_setup();
+    test_agreement_setup();
     test_segment();
     test_cycles(cycles);
     test_cache_cap();
