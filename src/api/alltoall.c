@@ -180,18 +180,32 @@ static int view_close(const struct side *s, int size, struct view *v, bool drain
 }
 
 /* alltoallv's automatic choice must be the same on every rank, and one rank
- * sending megabytes makes the call large for all: agree on the largest block
- * with one small allreduce (only when selecting automatically). */
-static int global_max_block(struct comm_state *cs, const int64_t *sc, const int64_t *rc, int size,
-                            int64_t *out)
+ * sending megabytes makes the call large for all: the ranks agree, in one
+ * small allreduce (only when selecting automatically), on the largest block
+ * and on the most and fewest bytes a rank exchanges with the others
+ * (sched_params' volume_max and volume_min; the fewest agreed as the
+ * maximum of its negation).  `v`: the AGREED_SIZES values to agree on. */
+#define AGREED_SIZES 3
+_Static_assert(AGREED_SIZES <= OP_AGREED, "a prelude agrees on the sizes");
+static void local_sizes(const struct sched_params *p, int64_t v[AGREED_SIZES])
 {
-    int64_t m = 0;
-    for (int j = 0; j < size; j++) {
-        m = sc[j] > m ? sc[j] : m;
-        m = rc[j] > m ? rc[j] : m;
+    int64_t m = 0, out = 0, in = 0;
+    for (int j = 0; j < p->size; j++) {
+        m = p->scounts[j] > m ? p->scounts[j] : m;
+        m = p->rcounts[j] > m ? p->rcounts[j] : m;
+        out += j == p->rank ? 0 : p->scounts[j];
+        in += j == p->rank ? 0 : p->rcounts[j];
     }
-    *out = m;
-    return agree_max(cs, MPI_INT64_T, out);
+    v[0] = m;
+    v[1] = out > in ? out : in;
+    v[2] = -v[1];
+}
+
+static void set_agreed(struct sched_params *p, const int64_t v[AGREED_SIZES])
+{
+    p->count = v[0];
+    p->volume_max = v[1];
+    p->volume_min = -v[2];
 }
 
 /* A predefined datatype: never freed, so its handle never names another. */
@@ -278,7 +292,7 @@ static int exchange_choose(struct coll_op *op)
 {
     struct coll_call *c = &op->c;
     char msg[640];
-    c->sp.count = op->agreed;
+    set_agreed(&c->sp, op->agreed);
     int rc = select_algorithm(c->coll, &c->sp, "auto", &op->alg, msg, sizeof msg);
     if (rc != MPI_SUCCESS || !op->alg)
         return rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN;
@@ -379,11 +393,8 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         kind == CALL_NONBLOCKING && select_never_native(a->coll)) {
         c->dt = MPI_BYTE;
         c->dti = (struct dtinfo){1, 0, 1, 1, true};
-        for (int j = 0; j < size; j++) {
-            op->agreed = c->sp.scounts[j] > op->agreed ? c->sp.scounts[j] : op->agreed;
-            op->agreed = c->sp.rcounts[j] > op->agreed ? c->sp.rcounts[j] : op->agreed;
-        }
-        rc = agree_max_prepare(c->cs, MPI_INT64_T, &op->agreed, &op->pre, &op->pre_s);
+        local_sizes(&c->sp, op->agreed);
+        rc = agree_max_prepare(c->cs, MPI_INT64_T, op->agreed, AGREED_SIZES, &op->pre, &op->pre_s);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
             return raise_error(a->comm, fn, rc, "could not set up the collective");
@@ -392,7 +403,10 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         return op_launch(op, req);
     }
     if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested)) {
-        rc = global_max_block(c->cs, c->sp.scounts, c->sp.rcounts, size, &c->sp.count);
+        int64_t v[AGREED_SIZES];
+        local_sizes(&c->sp, v);
+        rc = agree_max_n(c->cs, MPI_INT64_T, v, AGREED_SIZES);
+        set_agreed(&c->sp, v);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
             return raise_error(a->comm, fn, rc, "communication failed inside the collective");

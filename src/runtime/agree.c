@@ -82,11 +82,11 @@ static int prepare(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t 
     return MPI_SUCCESS;
 }
 
-int agree_max_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, struct coll_call *c,
-                      struct schedule *s)
+int agree_max_prepare(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t count,
+                      struct coll_call *c, struct schedule *s)
 {
     const struct algorithm *alg;
-    int rc = prepare(cs, dt, value, 1, c, &alg);
+    int rc = prepare(cs, dt, value, count, c, &alg);
     if (rc != MPI_SUCCESS)
         return rc;
     sched_reset(s);
@@ -106,9 +106,4 @@ int agree_max_n(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t cou
     rc = exec_run(&c, s);
     comm_release_schedule(cs, s);
     return rc;
-}
-
-int agree_max(struct comm_state *cs, MPI_Datatype dt, void *value)
-{
-    return agree_max_n(cs, dt, value, 1);
 }

@@ -26,6 +26,7 @@
 
 #include "executor.h"
 
+#define OP_AGREED 3 /* the most values a prelude agrees on */
 struct coll_op {
     struct coll_call c;
     const struct algorithm *alg;
@@ -63,7 +64,7 @@ struct coll_op {
      * algorithm and builds `own` (op_build).  NULL: no prelude. */
     int (*choose)(struct coll_op *op);
     struct schedule pre_s;
-    int64_t agreed;
+    int64_t agreed[OP_AGREED];
     int main_tag;
     bool in_prelude;
     MPI_Request req;              /* the request the application holds */

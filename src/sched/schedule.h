@@ -172,6 +172,12 @@ struct sched_params {
      * (sparse_support), the fraction from the first to the last of them,
      * and their mean run length in elements. */
     double support, span, run_length;
+    /* Automatic alltoallv: besides the largest block (`count`), the most and
+     * the fewest bytes any rank sends or receives to or from the others
+     * (the larger of the two directions), agreed by all ranks: how the
+     * blocks spread, for the costs (0: unknown, every block taken as
+     * `count`). */
+    int64_t volume_max, volume_min;
     /* Selection only: the call is nonblocking or persistent, so algorithms
      * marked blocking-only in the catalog do not qualify. */
     bool nonblocking;

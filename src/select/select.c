@@ -351,8 +351,8 @@ static struct choice choose(colibri_coll coll, const struct sched_params *p);
  * last choices are remembered per thread (no lock), keyed by everything the
  * choice reads, the agreed sparsity and the node shape included.
  * reduce_scatter's choice reads its per-rank counts and is not remembered;
- * alltoallv's reads only the agreed largest block (p->count), never the
- * count vectors, and is.
+ * alltoallv's reads only the agreed sizes (the largest block, the most
+ * and fewest bytes of a rank), never the count vectors, and is.
  */
 struct memo {
     bool used;
@@ -363,7 +363,7 @@ struct memo {
     size_t elem_size;
     bool in_place, commutative, nonblocking, sparse;
     const struct node_layout *layout; /* the group's: node-aware choices read all of it */
-    int64_t node_chunk;
+    int64_t node_chunk, volume_max, volume_min;
     double density, support, span, run_length;
     struct choice choice;
 };
@@ -383,7 +383,9 @@ static struct memo memo_key(colibri_coll coll, const struct sched_params *p)
                      .commutative = p->commutative, .nonblocking = p->nonblocking,
                      .sparse = p->sparse != NULL, .density = p->density, .support = p->support,
                      .span = p->span, .run_length = p->run_length, .layout = p->layout,
-                     .node_chunk = p->node_chunk};
+                     .node_chunk = p->node_chunk,
+                     .volume_max = p->volume_max,
+                     .volume_min = p->volume_min};
     node_shape(p, &k.ppn, &k.nodes);
     return k;
 }
@@ -396,6 +398,7 @@ static bool memo_same(const struct memo *a, const struct memo *b)
            a->commutative == b->commutative && a->nonblocking == b->nonblocking &&
            a->sparse == b->sparse && a->ppn == b->ppn && a->nodes == b->nodes &&
            a->layout == b->layout && a->node_chunk == b->node_chunk &&
+           a->volume_max == b->volume_max && a->volume_min == b->volume_min &&
            a->density == b->density && a->support == b->support && a->span == b->span &&
            a->run_length == b->run_length;
 }

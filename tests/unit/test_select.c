@@ -134,6 +134,39 @@ static void test_selection_sees_shared_links(void)
     }
 }
 
+/* Automatic alltoallv weighs how the blocks spread, not the largest alone:
+ * 1024 ranks as 64 nodes of 16, 8-byte blocks except rank 0's, 100 times
+ * larger (colibri-bench -D skewed).  Every block taken as the largest, a
+ * logarithmic exchange would forward 800-byte blocks log p times and a
+ * direct one looks cheaper; with the agreed volumes (rank 0 sends 1023 x 800
+ * bytes, the lightest rank 1022 x 8 + 800) SLOAV forwards the typical
+ * blocks and rank 0's excess once, and is chosen (simulated: 200 us, where
+ * the direct exchanges' per-message overheads alone cost 1 ms). */
+static void test_selection_sees_skew(void)
+{
+    enum { P = 1024, PER = 16 };
+    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
+    for (int r = 0; r < P; r++)
+        leader_of[r] = r - r % PER;
+    struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
+                                             node_ranks),
+                            node_of, local_index, node_start, node_ranks};
+    for (int known = 0; known < 2; known++) {
+        struct sched_params sp = {.size = P, .count = 800, .elem_size = 1, .layout = &l};
+        if (known)
+            sp.volume_max = (P - 1) * 800, sp.volume_min = (P - 2) * 8 + 800;
+        const struct algorithm *alg = NULL;
+        char msg[256];
+        int rc = select_algorithm(COLIBRI_ALLTOALLV, &sp, "auto", &alg, msg, sizeof msg);
+        const char *name = rc == 0 && alg ? alg->name : "none";
+        const bool logarithmic = strncmp(name, "sloav", 5) == 0;
+        printf("skewed, volumes %s: %s\n", known ? "known" : "unknown", name);
+        check(known ? logarithmic : !logarithmic,
+              "auto alltoallv, 64 x 16, skewed, volumes %s: picked %s", known ? "known" : "unknown",
+              name);
+    }
+}
+
 /* Automatic alltoall: Bruck for short blocks at scale, a direct exchange
  * for long ones, also at p = 2 where both send one message but Bruck copies
  * every block four times. */
@@ -159,6 +192,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     test_selection();
     test_selection_sees_shared_links();
+    test_selection_sees_skew();
     test_alltoall_selection();
     const int rc = check_summary();
     MPI_Finalize();

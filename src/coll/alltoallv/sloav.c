@@ -94,9 +94,15 @@ double alltoallv_sloav_cost(const struct sched_params *p, const struct cost_para
 {
     if (p->size == 1)
         return 0;
-    /* p->count: the largest block of any rank when selecting automatically. */
+    /* p->count: the largest block of any rank when selecting automatically.
+     * The blocks a rank forwards are typical ones, the lightest rank's mean
+     * (volume_min over p - 1 peers), and the busiest rank moves its excess
+     * volume once (skewed sizes: one rank's large blocks leave it in its
+     * first rounds); unknown volumes: every block the largest. */
     struct sx_shape sh;
     sloav_exchange_shape(p->size, p->radix, p->count, p->count, &sh);
+    const double mean = p->volume_min > 0 ? (double)p->volume_min / (p->size - 1) : (double)p->count;
+    const double excess = p->volume_max > p->volume_min ? (double)(p->volume_max - p->volume_min) : 0;
     return sh.rounds * m->alpha + 2.0 * (double)sh.msgs * m->o +
-           (double)sh.blocks * (double)(p->count + 8) * m->beta * cost_link_share(p);
+           ((double)sh.blocks * (mean + 8) + excess) * m->beta * cost_link_share(p);
 }

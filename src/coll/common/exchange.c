@@ -71,6 +71,8 @@ int exchange_build(const struct sched_params *p, struct schedule *s, int window)
 double exchange_cost(const struct sched_params *p, const struct cost_params *m, int window)
 {
     int rounds = p->size > 1 ? (p->size - 2) / window + 1 : 0;
-    return rounds * m->alpha +
-           (p->size - 1) * (2 * m->o + (double)p->count * m->beta * cost_link_share(p));
+    /* the busiest rank's bytes: its agreed volume, else p - 1 largest blocks */
+    const double bytes = p->volume_max > 0 ? (double)p->volume_max
+                                           : (double)(p->size - 1) * (double)p->count;
+    return rounds * m->alpha + (p->size - 1) * 2 * m->o + bytes * m->beta * cost_link_share(p);
 }
