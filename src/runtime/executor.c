@@ -213,9 +213,11 @@ static int post_round(const struct exec *x, void *const buf[], const struct sche
     const struct coll_call *c = x->c;
     const struct dtinfo *d = &c->dti;
     int rc = MPI_SUCCESS;
-    for (int pass = 0; pass < 2; pass++) {
+    bool sends = false; /* the first pass saw one: a second pass posts them */
+    for (int pass = 0; pass < 1 + sends; pass++) {
         for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
             const struct sched_op *op = &ops[i];
+            sends |= op->kind == SOP_SEND;
             if (op->kind != (pass == 0 ? SOP_RECV : SOP_SEND))
                 continue;
             const bool bytes = op->flags & SOP_BYTES;
@@ -434,9 +436,12 @@ void exec_init(struct exec *x)
 
 void exec_release(struct exec *x)
 {
-    free(x->blocks[0]);
-    free(x->blocks[1]);
-    free(x->big_reqs), free(x->big_st), free(x->big_op);
+    /* most runs hold nothing: no five calls of free(NULL) */
+    if (x->blocks[0] || x->blocks[1] || x->cap_reqs) {
+        free(x->blocks[0]);
+        free(x->blocks[1]);
+        free(x->big_reqs), free(x->big_st), free(x->big_op);
+    }
     exec_init(x);
 }
 
@@ -454,7 +459,10 @@ int exec_run(struct coll_call *c, struct schedule *s)
 {
     struct exec x;
     exec_init(&x);
-    for (int i = 0; i < 2; i++) {
+    /* a schedule with no scratch (nor a resume that may ask for some)
+     * leaves the thread's kept blocks where they are */
+    const bool scratch = s->tmp_count[0] > 0 || s->tmp_count[1] > 0 || s->resume;
+    for (int i = 0; scratch && i < 2; i++) {
         x.blocks[i] = kept[i].block, x.have[i] = kept[i].bytes;
         kept[i].block = NULL, kept[i].bytes = 0;
     }
@@ -462,7 +470,7 @@ int exec_run(struct coll_call *c, struct schedule *s)
     int rc = exec_start(&x, c, s, exec_next_tag(c->cs));
     while (rc == MPI_SUCCESS && !done)
         rc = exec_step(&x, true, &done);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; scratch && i < 2; i++)
         if (x.have[i] <= KEEP_BYTES) {
             kept[i].block = x.blocks[i], kept[i].bytes = x.have[i];
             x.blocks[i] = NULL;

@@ -131,21 +131,55 @@ void op_clear(struct coll_op *op)
     exec_init(&op->x);
 }
 
+/* The call's schedule, pinned: through the hint when it still holds,
+ * else looked up (or built), the hint then updated. */
+static struct schedule *op_schedule(struct coll_call *c, const struct algorithm *alg,
+                                    struct sched_hint *h)
+{
+    struct schedule *s = h && h->s ? comm_schedule_again(h->s, h->stamp) : NULL;
+    if (s)
+        return s;
+    uint64_t stamp = 0;
+    s = comm_cached_schedule(c->cs, c->coll, alg, &c->sp, &stamp);
+    if (h)
+        *h = (struct sched_hint){s != &c->cs->scratch ? s : NULL, stamp};
+    return s;
+}
+
+/* A blocking run on the call's schedule, to completion. */
+static int run_to_end(struct coll_call *c, const struct algorithm *alg, struct sched_hint *h)
+{
+    struct schedule *s = op_schedule(c, alg, h);
+    int rc = s ? exec_run(c, s) : MPI_ERR_NO_MEM;
+    comm_release_schedule(c->cs, s);
+    return rc;
+}
+
+static int blocking_result(MPI_Comm comm, const char *fname, int rc)
+{
+    if (rc != MPI_SUCCESS)
+        return raise_error(comm, fname, rc, "communication failed inside the collective");
+    return MPI_SUCCESS;
+}
+
 int op_run_blocking(struct coll_op *op)
 {
     int rc = op->before ? op->before(op) : MPI_SUCCESS;
-    struct schedule *s = NULL;
     if (rc == MPI_SUCCESS)
-        s = comm_cached_schedule(op->c.cs, op->c.coll, op->alg, &op->c.sp);
-    if (rc == MPI_SUCCESS)
-        rc = s ? exec_run(&op->c, s) : MPI_ERR_NO_MEM;
-    comm_release_schedule(op->c.cs, s);
+        rc = run_to_end(&op->c, op->alg, op->hint);
     rc = op_epilogue(op, rc);
     if (op->destroy)
         op->destroy(op);
-    if (rc != MPI_SUCCESS)
-        return raise_error(op->comm, op->fname, rc, "communication failed inside the collective");
-    return MPI_SUCCESS;
+    return blocking_result(op->comm, op->fname, rc);
+}
+
+int op_rerun_blocking(struct coll_call *c, const struct algorithm *alg, struct sched_hint *hint,
+                      MPI_Comm comm, const char *fname)
+{
+    const int rc = run_to_end(c, alg, hint);
+    if (rc == MPI_SUCCESS)
+        stats_count(alg, c->coll, CALL_BLOCKING);
+    return blocking_result(comm, fname, rc);
 }
 
 int op_build(struct coll_op *op)
@@ -161,7 +195,8 @@ int op_build(struct coll_op *op)
 static int op_take_schedule(struct coll_op *op)
 {
     struct comm_state *cs = op->c.cs;
-    struct schedule *s = comm_cached_schedule(cs, op->c.coll, op->alg, &op->c.sp);
+    struct schedule *s = op_schedule(&op->c, op->alg, op->hint);
+    op->hint = NULL; /* the driver's memo: valid during its call only */
     if (!s)
         return MPI_ERR_NO_MEM;
     if (s == &cs->scratch) {

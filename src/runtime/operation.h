@@ -26,6 +26,14 @@
 
 #include "executor.h"
 
+/* Where a call's cached schedule was found, so that a repeated call finds
+ * it again without a lookup (comm_schedule_again; api/reductions.c's call
+ * memo keeps one per remembered call).  s == NULL: not known. */
+struct sched_hint {
+    struct schedule *s;
+    uint64_t stamp;
+};
+
 struct coll_op {
     struct coll_call c;
     const struct algorithm *alg;
@@ -50,6 +58,9 @@ struct coll_op {
     struct schedule own;
     struct schedule *cached;
     bool rebuild;
+    /* Set by a driver that remembers the call: where the schedule was
+     * found, read and updated by the lookup (NULL: look it up). */
+    struct sched_hint *hint;
     /* The collective's edges: before each run (pack non-contiguous
      * inputs), after it (unpack outputs; gets and returns the result), and
      * freeing the memory of the object that contains this one.  NULL: none. */
@@ -88,6 +99,13 @@ int op_build(struct coll_op *op);
 /* Runs a prepared blocking call (on the communicator's cached schedule);
  * reports errors through the communicator's error handler. */
 int op_run_blocking(struct coll_op *op);
+
+/* The same run of a call prepared by an earlier one (a copy of its
+ * coll_call, with this call's buffers), for collectives with no
+ * before/after edges: no coll_op is made, the schedule is found through
+ * *hint.  Errors go to `comm`'s handler as op_run_blocking's do. */
+int op_rerun_blocking(struct coll_call *c, const struct algorithm *alg, struct sched_hint *hint,
+                      MPI_Comm comm, const char *fname);
 
 /* Takes a prepared nonblocking call (heap-allocated, freed through
  * op->destroy), starts it and gives the application its request. */
