@@ -13,13 +13,32 @@
 #include <string.h>
 
 #include "../select/catalog.h"
+#include "state/setup.h"
 #include "stats.h"
 #include "validate.h"
 
 /* Running operations, and persistent ones (running or not).  A recursive
  * lock: MPI_Grequest_complete, called with it held, may call free_fn,
- * which takes it too. */
+ * which takes it too.  It guards them against other threads only, so it is
+ * taken only where another thread can be inside colibri at once
+ * (setup_threads: MPI_THREAD_MULTIPLE, the progress thread's level): a
+ * nonblocking call took it three times, 300 instructions. */
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static void ops_lock(void)
+{
+    if (setup_threads())
+        pthread_mutex_lock(&lock);
+}
+static void ops_unlock(void)
+{
+    if (setup_threads())
+        pthread_mutex_unlock(&lock);
+}
+/* False when another thread holds the lock. */
+static bool ops_trylock(void)
+{
+    return !setup_threads() || pthread_mutex_trylock(&lock) == 0;
+}
 static struct coll_op *running;
 static int n_running;
 static struct coll_op **persistent;
@@ -260,7 +279,7 @@ static void op_begin(struct coll_op *op)
     int rc = op->before ? op->before(op) : MPI_SUCCESS;
     if (rc == MPI_SUCCESS && op->rebuild)
         rc = op->kind == CALL_NONBLOCKING ? op_take_schedule(op) : op_build(op);
-    pthread_mutex_lock(&lock);
+    ops_lock();
     op->running = true;
     bool done = true;
     if (rc == MPI_SUCCESS && op->choose) {
@@ -282,7 +301,7 @@ static void op_begin(struct coll_op *op)
     }
     if (rc != MPI_SUCCESS || done)
         op_finished(op, rc);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     progress_thread_wake();
 }
 
@@ -303,12 +322,12 @@ static int query_fn(void *extra, MPI_Status *st)
 static int free_fn(void *extra)
 {
     struct coll_op *op = extra;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     if (op->completed)
         op_free(op);
     else
         op->user_freed = true;
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return MPI_SUCCESS;
 }
 
@@ -352,11 +371,11 @@ int op_launch(struct coll_op *op, MPI_Request *req)
     op_pin(op);
     int rc;
     if (NONBLOCKING_SELF_RECEIVE) {
-        pthread_mutex_lock(&lock);
+        ops_lock();
         rc = self_channel(op);
         if (rc == MPI_SUCCESS)
             rc = PMPI_Irecv(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
-        pthread_mutex_unlock(&lock);
+        ops_unlock();
     } else {
         rc = GREQUEST_START(op);
     }
@@ -378,7 +397,7 @@ int op_persist(struct coll_op *op, MPI_Request *req)
     op_pin(op);
     int rc = op_build(op);
     op->rebuild = op->own.resume != NULL;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     if (rc == MPI_SUCCESS)
         rc = self_channel(op);
     if (rc == MPI_SUCCESS && n_persistent == cap_persistent) {
@@ -393,7 +412,7 @@ int op_persist(struct coll_op *op, MPI_Request *req)
         rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
     if (rc == MPI_SUCCESS)
         persistent[n_persistent++] = op;
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     if (rc != MPI_SUCCESS) {
         op_free(op);
         return raise_error(op->comm, op->fname, rc, "could not create the persistent request");
@@ -414,10 +433,10 @@ bool nbc_start(MPI_Request *req, int *rc)
 {
     if (!__atomic_load_n(&n_persistent, __ATOMIC_ACQUIRE))
         return false;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     int i = find_persistent(*req);
     struct coll_op *op = i >= 0 ? persistent[i] : NULL;
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     if (!op)
         return false;
     if (op->running) {
@@ -435,10 +454,10 @@ bool nbc_free_persistent(MPI_Request *req, int *rc)
 {
     if (!__atomic_load_n(&n_persistent, __ATOMIC_ACQUIRE))
         return false;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     int i = find_persistent(*req);
     if (i < 0) {
-        pthread_mutex_unlock(&lock);
+        ops_unlock();
         return false;
     }
     struct coll_op *op = persistent[i];
@@ -448,13 +467,13 @@ bool nbc_free_persistent(MPI_Request *req, int *rc)
         op->user_freed = true; /* freed when the run finishes */
     else
         op_free(op);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return true;
 }
 
 int nbc_progress(void)
 {
-    if (!nbc_busy() || pthread_mutex_trylock(&lock) != 0)
+    if (!nbc_busy() || !ops_trylock())
         return 0;
     int advanced = 0;
     for (struct coll_op *op = running, *next; op; op = next) {
@@ -470,7 +489,7 @@ int nbc_progress(void)
             advanced++;
         }
     }
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return advanced;
 }
 
@@ -478,22 +497,22 @@ bool nbc_wait_alone(MPI_Request req)
 {
     if (__atomic_load_n(&n_running, __ATOMIC_ACQUIRE) != 1)
         return false;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     struct coll_op *op = running;
     if (n_running != 1 || op->req != req) {
-        pthread_mutex_unlock(&lock);
+        ops_unlock();
         return false;
     }
     /* off the list, so that no progress pass (another thread's, the
      * progress thread's) touches it and the lock is free while it waits */
     unlink_running(op);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     bool done = false;
     int rc = MPI_SUCCESS;
     while (rc == MPI_SUCCESS && !done)
         rc = op_advance(op, true, &done);
-    pthread_mutex_lock(&lock);
+    ops_lock();
     op_finished(op, rc);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return true;
 }
