@@ -182,7 +182,8 @@ static void reduction_destroy(struct coll_op *op)
 static struct reduction_op *reduction_new(const struct native_args *a, enum call_kind kind,
                                           const char *fname, struct reduction_op *local)
 {
-    struct reduction_op *r = kind == CALL_BLOCKING ? local : __atomic_exchange_n(&spare, NULL, __ATOMIC_ACQ_REL);
+    struct reduction_op *r =
+        kind == CALL_BLOCKING ? local : __atomic_exchange_n(&spare, NULL, __ATOMIC_ACQ_REL);
     if (!r)
         r = malloc(sizeof *r);
     if (!r)
@@ -218,7 +219,7 @@ static void set_buffers(struct coll_call *c, const struct native_args *a)
 
 /*
  * The call memo.  A repeated short allreduce whose automatic choice is a
- * colibri schedule cost about 2200 instructions, Open MPI's own 240
+ * colibri schedule cost about 2300 instructions, Open MPI's own 240
  * (docs/tuning.md): validation, the communicator's state (an MPI
  * attribute), the pair's facts, the node layout, selection (its own memo),
  * the schedule cache's hash lookup under a lock, and clearing a kilobyte
@@ -280,9 +281,9 @@ static struct call_memo *memo_slot(const struct native_args *a, enum call_kind k
 static struct call_memo *memo_find(const struct native_args *a, enum call_kind kind)
 {
     struct call_memo *m = memo_slot(a, kind);
-    if (!m->alg || m->running || m->comm != a->comm || m->count != a->count || m->coll != a->coll ||
-        m->kind != kind || m->dt != a->dt || m->op != a->op || m->root != a->root ||
-        m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
+    if (!m->alg || m->running || m->comm != a->comm || m->count != a->count ||
+        m->coll != a->coll || m->kind != kind || m->dt != a->dt || m->op != a->op ||
+        m->root != a->root || m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
         m->generation != config_get()->generation)
         return NULL;
