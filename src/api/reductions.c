@@ -162,12 +162,182 @@ struct reduction_op {
     int64_t *counts; /* reduce_scatter(_block): every rank's output count */
 };
 
+/* The last nonblocking or persistent reduction freed, kept for the next
+ * one: a malloc and a free of its three kilobytes were a sixth of a short
+ * nonblocking call's instructions.  Exchanged atomically (an operation may
+ * end on the progress thread); one, so at most that is kept. */
+static struct reduction_op *spare;
+
 static void reduction_destroy(struct coll_op *op)
 {
     struct reduction_op *r = (struct reduction_op *)op;
     free(r->counts);
     if (op->kind != CALL_BLOCKING)
-        free(r);
+        free(__atomic_exchange_n(&spare, r, __ATOMIC_ACQ_REL));
+}
+
+/* A new reduction of the form `kind` with the caller's handles: the
+ * blocking one in *local, the others the spare or from malloc (NULL: out
+ * of memory). */
+static struct reduction_op *reduction_new(const struct native_args *a, enum call_kind kind,
+                                          const char *fname, struct reduction_op *local)
+{
+    struct reduction_op *r =
+        kind == CALL_BLOCKING ? local : __atomic_exchange_n(&spare, NULL, __ATOMIC_ACQ_REL);
+    if (!r)
+        r = malloc(sizeof *r);
+    if (!r)
+        return NULL;
+    op_clear(&r->op);
+    r->counts = NULL;
+    struct coll_op *op = &r->op;
+    op->kind = kind;
+    op->fname = fname;
+    op->comm = a->comm;
+    op->held_op = a->op;
+    op->held_types[0] = a->dt;
+    op->destroy = reduction_destroy;
+    return r;
+}
+
+/* A predefined pair's operation holds no handle: predefined handles are
+ * never freed, and asking MPI whether a datatype is derived (to pin it)
+ * cost 80 instructions per nonblocking call. */
+static void hold_nothing(struct coll_op *op)
+{
+    op->held_op = MPI_OP_NULL;
+    op->held_types[0] = MPI_DATATYPE_NULL;
+}
+
+/* The call's buffers into its prepared call: MPI_IN_PLACE's input is the
+ * output buffer. */
+static void set_buffers(struct coll_call *c, const struct native_args *a)
+{
+    c->sendbuf = c->sp.in_place ? a->recvbuf : a->sendbuf;
+    c->recvbuf = a->recvbuf;
+}
+
+/*
+ * The call memo.  A repeated short allreduce whose automatic choice is a
+ * colibri schedule cost about 2300 instructions, Open MPI's own 240
+ * (docs/tuning.md): validation, the communicator's state (an MPI
+ * attribute), the pair's facts, the node layout, selection (its own memo),
+ * the schedule cache's hash lookup under a lock, and clearing a kilobyte
+ * of operation.  All of that gives the same prepared call (struct
+ * coll_call and algorithm) for the same (collective, form, communicator,
+ * count, datatype, operation, root, MPI_IN_PLACE) as long as nothing it
+ * read has changed.  So the last such calls are remembered per thread (no
+ * lock), and an identical one validates its arguments (buffers included:
+ * validate_call, as the full path does) and runs the remembered call
+ * with its own buffers, finding the cached schedule through the hint
+ * (comm_schedule_again: a stamp comparison, no hash).
+ *
+ * What the prepared call depends on, and why a memo cannot go stale:
+ *  - the configuration and the tuning file: read again only at a reload,
+ *    which changes config generation, part of the key;
+ *  - the communicator handle, its state and node layout: valid until a
+ *    communicator with colibri state is freed (the handle may then name
+ *    another) or a sparse hint is given (the choice may change), both
+ *    counted by comm_state_epoch, part of the key;
+ *  - the datatype and operation: only predefined pairs with a colibri
+ *    kernel are remembered, and predefined handles are never freed, so a
+ *    freed and recreated user operation or derived datatype that gets an
+ *    old handle back always takes the full path;
+ *  - the node-aware reductions' segment (c.shm): the communicator's own,
+ *    of a fixed size, mapped at its first use and unmapped with its state;
+ *  - the sparse estimate: calls whose full path made or counted one
+ *    (blocking automatic calls of 8 KiB and more, below) are not
+ *    remembered, nor are per-rank count vectors (reduce_scatter(_block)),
+ *    persistent calls (their own schedule) and calls naming an algorithm;
+ *  - the schedule: the hint is checked against the cache's drop count,
+ *    and a dynamic or uncached schedule is looked up or built every time.
+ */
+struct call_memo {
+    colibri_coll coll; /* allreduce or reduce */
+    enum call_kind kind;
+    MPI_Comm comm;
+    int64_t count;
+    MPI_Datatype dt;
+    MPI_Op op;
+    int root;
+    bool in_place;
+    unsigned generation, epoch;
+    const struct algorithm *alg; /* NULL: an empty slot */
+    bool running;                /* a blocking run on `c` is under way */
+    struct coll_call c;          /* c.sp.sparse points at `sparse` */
+    struct sparse_op sparse;
+    struct sched_hint hint;
+};
+#define CALL_MEMO_SLOTS 4
+static _Thread_local struct call_memo call_memo[CALL_MEMO_SLOTS];
+
+static struct call_memo *memo_slot(const struct native_args *a, enum call_kind kind)
+{
+    const uint64_t h = (uint64_t)a->count ^ (uint64_t)(uintptr_t)a->comm >> 4 ^
+                       (uint64_t)(a->coll * CALL_KINDS + kind) << 2;
+    return &call_memo[h % CALL_MEMO_SLOTS];
+}
+
+static struct call_memo *memo_find(const struct native_args *a, enum call_kind kind)
+{
+    struct call_memo *m = memo_slot(a, kind);
+    if (!m->alg || m->running || m->comm != a->comm || m->count != a->count ||
+        m->coll != a->coll || m->kind != kind || m->dt != a->dt || m->op != a->op ||
+        m->root != a->root || m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
+        m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
+        m->generation != config_get()->generation)
+        return NULL;
+    return m;
+}
+
+/* Remembers the call that r prepares (its conditions: above) and gives
+ * it the memo's schedule hint. */
+static void memo_note(const struct native_args *a, struct reduction_op *r)
+{
+    struct coll_op *op = &r->op;
+    struct call_memo *m = memo_slot(a, op->kind);
+    if (m->running) /* a call made while one runs (an error handler's) */
+        return;
+    *m = (struct call_memo){a->coll, op->kind, a->comm, a->count, a->dt, a->op, a->root,
+                            op->c.sp.in_place, config_get()->generation,
+                            __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), op->alg, false,
+                            op->c, r->sparse, {NULL, 0}};
+    m->c.sp.sparse = op->c.sp.sparse ? &m->sparse : NULL;
+    op->hint = &m->hint;
+}
+
+/* An identical call again (memo_find), in its form; returns -1, nothing
+ * done, when its arguments are not valid: the full path then reports
+ * them. */
+static int memo_run(struct call_memo *m, const struct native_args *a, const char *fname,
+                    MPI_Request *req)
+{
+    struct call_args v = {a->coll, a->sendbuf, a->recvbuf, a->count, NULL, a->dt, a->op,
+                          a->root, m->c.sp.rank, m->c.sp.size};
+    char msg[160];
+    if (validate_call(&v, msg, sizeof msg) != MPI_SUCCESS)
+        return -1;
+    m->c.cs->last[a->coll] = m->alg->name;
+    if (m->kind == CALL_BLOCKING) {
+        /* run on the memo itself (no copy of half a kilobyte), which no
+         * call made meanwhile may take over */
+        set_buffers(&m->c, a);
+        m->running = true;
+        const int rc = op_rerun_blocking(&m->c, m->alg, &m->hint, a->comm, fname);
+        m->running = false;
+        return rc;
+    }
+    struct reduction_op *r = reduction_new(a, m->kind, fname, NULL);
+    if (!r)
+        return raise_error(a->comm, fname, MPI_ERR_NO_MEM, "out of memory");
+    hold_nothing(&r->op);
+    r->op.c = m->c;
+    r->op.alg = m->alg;
+    r->sparse = m->sparse;
+    r->op.c.sp.sparse = m->c.sp.sparse ? &r->sparse : NULL;
+    r->op.hint = &m->hint;
+    set_buffers(&r->op.c, a);
+    return op_launch(&r->op, req);
 }
 
 /*
@@ -263,6 +433,12 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     const char *fname = fnames[kind][a->coll];
     if (req)
         *req = MPI_REQUEST_NULL;
+    struct call_memo *m = requested ? NULL : memo_find(a, kind);
+    if (m) {
+        const int rc = memo_run(m, a, fname, req);
+        if (rc >= 0)
+            return rc;
+    }
     if (comm_passes_through(a->comm)) /* the MPI below reports or handles it */
         return native_call(a, kind, req);
 
@@ -282,18 +458,12 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     const int tsize = pf->tsize;
 
     /* The blocking call lives on the stack. */
-    struct reduction_op local, *r = kind == CALL_BLOCKING ? &local : malloc(sizeof *r);
+    struct reduction_op local, *r = reduction_new(a, kind, fname, &local);
     if (!r)
         return raise_error(a->comm, fname, MPI_ERR_NO_MEM, "out of memory");
-    op_clear(&r->op);
-    r->counts = NULL;
     struct coll_op *op = &r->op;
-    op->kind = kind;
-    op->fname = fname;
-    op->comm = a->comm;
-    op->held_op = a->op;
-    op->held_types[0] = a->dt;
-    op->destroy = reduction_destroy;
+    if (pf->kernel) /* a kernel exists for predefined pairs only */
+        hold_nothing(op);
     struct coll_call *c = &op->c;
     c->coll = a->coll;
     c->dt = a->dt;
@@ -418,13 +588,16 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     }
     if (sparse_ok)
         r->sparse.bytes_saved = &c->cs->sparse_saved;
-    c->sendbuf = c->sp.in_place ? a->recvbuf : a->sendbuf;
-    c->recvbuf = a->recvbuf;
+    set_buffers(c, a);
     c->red.op = a->op;
     c->red.dt = a->dt;
     c->red.commutative = c->sp.commutative;
     c->red.kernel = pf->kernel;
     c->cs->last[a->coll] = op->alg->name;
+    /* the memo's conditions (above call_memo) */
+    if (!requested && kind != CALL_PERSISTENT && a->coll <= COLIBRI_REDUCE && pf->kernel &&
+        !estimated)
+        memo_note(a, r);
     return kind == CALL_BLOCKING      ? op_run_blocking(op)
            : kind == CALL_NONBLOCKING ? op_launch(op, req)
                                       : op_persist(op, req);

@@ -20,7 +20,14 @@
  * info and error reports are then exactly the MPI's.  Every entry point
  * begins with this, after (for the collectives a `native` tuning rule may
  * send below) native_memo_hit: a call that went below by automatic choice
- * was an intracommunicator's, and an identical one goes below at once. */
+ * was an intracommunicator's, and an identical one goes below at once.
+ * MPI_Allreduce and MPI_Reduce leave the test to colibri_allreduce and
+ * colibri_reduce, whose first step is the same test (after their memo of an
+ * identical call, which only an intracommunicator's call enters) and whose
+ * pass-through makes the very same MPI call: the int count converts back
+ * unchanged, nothing is widened, and a blocking call has no request to
+ * check first.  A repeated call so tests its communicator once, or not at
+ * all (api/reductions.c, call_memo). */
 #define PASS_THROUGH(comm, pmpi_call)                                                   \
     do {                                                                                \
         if (comm_passes_through(comm))                                                  \
@@ -32,7 +39,6 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 {
     if (native_memo_hit(COLIBRI_ALLREDUCE, CALL_BLOCKING, comm, count, datatype, op, 0))
         return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    PASS_THROUGH(comm, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
@@ -41,7 +47,6 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 {
     if (native_memo_hit(COLIBRI_REDUCE, CALL_BLOCKING, comm, count, datatype, op, root))
         return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-    PASS_THROUGH(comm, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm));
     return colibri_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 
@@ -405,6 +410,7 @@ int MPI_Type_free(MPI_Datatype *datatype)
 int MPI_Finalize(void)
 {
     progress_thread_stop();
+    nbc_drain();
     stats_report();
     return PMPI_Finalize();
 }

@@ -100,7 +100,7 @@ int agree_max_n(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t cou
     int rc = prepare(cs, dt, value, count, &c, &alg);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct schedule *s = comm_cached_schedule(cs, COLIBRI_ALLREDUCE, alg, &c.sp);
+    struct schedule *s = comm_cached_schedule(cs, COLIBRI_ALLREDUCE, alg, &c.sp, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
     rc = exec_run(&c, s);

@@ -213,9 +213,11 @@ static int post_round(const struct exec *x, void *const buf[], const struct sche
     const struct coll_call *c = x->c;
     const struct dtinfo *d = &c->dti;
     int rc = MPI_SUCCESS;
-    for (int pass = 0; pass < 2; pass++) {
+    bool sends = false; /* the first pass saw one: a second pass posts them */
+    for (int pass = 0; pass < 1 + sends; pass++) {
         for (uint32_t i = 0; i < nops && rc == MPI_SUCCESS; i++) {
             const struct sched_op *op = &ops[i];
+            sends |= op->kind == SOP_SEND;
             if (op->kind != (pass == 0 ? SOP_RECV : SOP_SEND))
                 continue;
             const bool bytes = op->flags & SOP_BYTES;
@@ -369,6 +371,42 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
     return rc;
 }
 
+/* A run's scratch is kept for the thread's next run, up to KEEP_BYTES a
+ * buffer: a malloc and a free per call were a quarter of a short
+ * allreduce's instructions.  A run takes the thread's kept buffers at its
+ * start (unless it has its own: a persistent operation keeps its scratch
+ * from one start to the next) and gives them back at exec_release, on the
+ * thread that releases it (the progress thread may end a nonblocking
+ * one), where that thread keeps none.  What a thread keeps (at most
+ * 512 KiB) stays until the process ends. */
+#define KEEP_BYTES (256 * 1024)
+static _Thread_local struct {
+    void *block;
+    int64_t bytes;
+} kept[2];
+
+/* A schedule with no scratch (nor a resume that may ask for some) leaves
+ * the kept buffers where they are. */
+static void take_kept(struct exec *x, const struct schedule *s)
+{
+    if (x->blocks[0] || x->blocks[1] ||
+        !(s->tmp_count[0] > 0 || s->tmp_count[1] > 0 || s->resume))
+        return;
+    for (int i = 0; i < 2; i++) {
+        x->blocks[i] = kept[i].block, x->have[i] = kept[i].bytes;
+        kept[i].block = NULL, kept[i].bytes = 0;
+    }
+}
+
+static void give_kept(struct exec *x)
+{
+    for (int i = 0; i < 2; i++)
+        if (x->blocks[i] && x->have[i] <= KEEP_BYTES && !kept[i].block) {
+            kept[i].block = x->blocks[i], kept[i].bytes = x->have[i];
+            x->blocks[i] = NULL;
+        }
+}
+
 int exec_start(struct exec *x, struct coll_call *c, struct schedule *s, int tag)
 {
     x->c = c;
@@ -389,6 +427,7 @@ int exec_start(struct exec *x, struct coll_call *c, struct schedule *s, int tag)
     }
     x->posted = false;
     x->finished = false;
+    take_kept(x, s);
     return post_next(x);
 }
 
@@ -434,39 +473,25 @@ void exec_init(struct exec *x)
 
 void exec_release(struct exec *x)
 {
-    free(x->blocks[0]);
-    free(x->blocks[1]);
-    free(x->big_reqs), free(x->big_st), free(x->big_op);
+    if (x->blocks[0] || x->blocks[1])
+        give_kept(x);
+    /* most runs hold nothing more: no five calls of free(NULL) */
+    if (x->blocks[0] || x->blocks[1] || x->cap_reqs) {
+        free(x->blocks[0]);
+        free(x->blocks[1]);
+        free(x->big_reqs), free(x->big_st), free(x->big_op);
+    }
     exec_init(x);
 }
-
-/* Blocking runs keep their scratch for the thread's next one, up to
- * KEEP_BYTES a buffer: a malloc and a free per call were a quarter of a
- * short allreduce's instructions.  What a thread keeps (at most 512 KiB)
- * stays until the process ends. */
-#define KEEP_BYTES (256 * 1024)
-static _Thread_local struct {
-    void *block;
-    int64_t bytes;
-} kept[2];
 
 int exec_run(struct coll_call *c, struct schedule *s)
 {
     struct exec x;
     exec_init(&x);
-    for (int i = 0; i < 2; i++) {
-        x.blocks[i] = kept[i].block, x.have[i] = kept[i].bytes;
-        kept[i].block = NULL, kept[i].bytes = 0;
-    }
     bool done = false;
     int rc = exec_start(&x, c, s, exec_next_tag(c->cs));
     while (rc == MPI_SUCCESS && !done)
         rc = exec_step(&x, true, &done);
-    for (int i = 0; i < 2; i++)
-        if (x.have[i] <= KEEP_BYTES) {
-            kept[i].block = x.blocks[i], kept[i].bytes = x.have[i];
-            x.blocks[i] = NULL;
-        }
     exec_release(&x);
     return rc;
 }

@@ -4,6 +4,7 @@
 
 #include "../kernels/dense.h"
 #include "handles.h"
+#include "state/setup.h"
 
 /* A few handles are pinned at any time (one or two per running
  * operation): a small array, searched linearly. */
@@ -17,9 +18,23 @@ struct pin {
     bool freed; /* the program freed it: free it with the last pin */
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Taken only where two threads can be inside colibri at once
+ * (setup_threads). */
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct pin *pins;
 static int n_pins, cap_pins;
+
+static void lock(void)
+{
+    if (setup_threads())
+        pthread_mutex_lock(&mutex);
+}
+
+static void unlock(void)
+{
+    if (setup_threads())
+        pthread_mutex_unlock(&mutex);
+}
 
 static bool same(const struct pin *p, bool is_type, MPI_Op op, MPI_Datatype type)
 {
@@ -36,7 +51,7 @@ static struct pin *find(bool is_type, MPI_Op op, MPI_Datatype type)
 
 static void pin(bool is_type, MPI_Op op, MPI_Datatype type)
 {
-    pthread_mutex_lock(&lock);
+    lock();
     struct pin *p = find(is_type, op, type);
     if (!p && n_pins == cap_pins) {
         int cap = cap_pins ? 2 * cap_pins : 16;
@@ -45,7 +60,7 @@ static void pin(bool is_type, MPI_Op op, MPI_Datatype type)
             pins = a, cap_pins = cap;
     }
     if (!p && n_pins < cap_pins) {
-        p = &pins[n_pins++];
+        p = &pins[__atomic_add_fetch(&n_pins, 1, __ATOMIC_RELAXED) - 1];
         *p = (struct pin){.is_type = is_type};
         if (is_type)
             p->h.type = type;
@@ -55,19 +70,23 @@ static void pin(bool is_type, MPI_Op op, MPI_Datatype type)
     /* Out of memory: unpinned, as before pins existed. */
     if (p)
         p->pins++;
-    pthread_mutex_unlock(&lock);
+    unlock();
 }
 
 static void unpin(bool is_type, MPI_Op op, MPI_Datatype type)
 {
-    pthread_mutex_lock(&lock);
+    /* nothing pinned (an operation on predefined handles): nothing to
+     * find; a pin of this handle, taken before, would be counted */
+    if (!__atomic_load_n(&n_pins, __ATOMIC_RELAXED))
+        return;
+    lock();
     struct pin *p = find(is_type, op, type);
     bool free_now = false;
     if (p && --p->pins == 0) {
         free_now = p->freed;
-        *p = pins[--n_pins];
+        *p = pins[__atomic_sub_fetch(&n_pins, 1, __ATOMIC_RELAXED)];
     }
-    pthread_mutex_unlock(&lock);
+    unlock();
     if (free_now)
         handle_free_now(is_type ? NULL : &op, is_type ? &type : NULL);
 }
@@ -80,11 +99,11 @@ int handle_free_now(MPI_Op *op, MPI_Datatype *type)
 
 static bool defer(bool is_type, MPI_Op op, MPI_Datatype type)
 {
-    pthread_mutex_lock(&lock);
+    lock();
     struct pin *p = find(is_type, op, type);
     if (p)
         p->freed = true;
-    pthread_mutex_unlock(&lock);
+    unlock();
     return p != NULL;
 }
 

@@ -217,9 +217,10 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
 }
 
 _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
+bool native_memo_used;
 
-bool native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                     MPI_Datatype dt, MPI_Op op, int root)
+bool native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                        MPI_Datatype dt, MPI_Op op, int root)
 {
     const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
     const struct native_memo *m = native_memo_slot(comm, count, tag);
@@ -236,6 +237,7 @@ void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int
                       MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs)
 {
     const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
+    __atomic_store_n(&native_memo_used, true, __ATOMIC_RELAXED);
     *native_memo_slot(comm, count, tag) =
         (struct native_memo){tag, comm, dt, op, count, root, config_get()->generation,
                              __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll]};

@@ -85,10 +85,21 @@ static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count,
     return &native_memo[h % NATIVE_MEMO_SLOTS];
 }
 
+/* Whether any thread has remembered a call (set once, never cleared):
+ * until then a call that automatic choice gives to colibri pays no memo
+ * lookup here (a thread-local access and a call, 60 instructions). */
+extern bool native_memo_used;
+bool native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                        MPI_Datatype dt, MPI_Op op, int root);
+
 /* True (and the call counted as native) when an identical call went to
  * the MPI below by automatic choice: the caller makes the MPI's call. */
-bool native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                     MPI_Datatype dt, MPI_Op op, int root);
+static inline bool native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm,
+                                   int64_t count, MPI_Datatype dt, MPI_Op op, int root)
+{
+    return __atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) &&
+           native_memo_lookup(coll, kind, comm, count, dt, op, root);
+}
 /* Remembers a call that automatic choice sent below (its conditions:
  * above); `cs` is the communicator's state. */
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,

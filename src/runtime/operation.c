@@ -10,16 +10,36 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 
 #include "../select/catalog.h"
+#include "state/setup.h"
 #include "stats.h"
 #include "validate.h"
 
 /* Running operations, and persistent ones (running or not).  A recursive
  * lock: MPI_Grequest_complete, called with it held, may call free_fn,
- * which takes it too. */
+ * which takes it too.  It guards them against other threads only, so it is
+ * taken only where another thread can be inside colibri at once
+ * (setup_threads: MPI_THREAD_MULTIPLE, the progress thread's level): a
+ * nonblocking call took it three times, 300 instructions. */
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static void ops_lock(void)
+{
+    if (setup_threads())
+        pthread_mutex_lock(&lock);
+}
+static void ops_unlock(void)
+{
+    if (setup_threads())
+        pthread_mutex_unlock(&lock);
+}
+/* False when another thread holds the lock. */
+static bool ops_trylock(void)
+{
+    return !setup_threads() || pthread_mutex_trylock(&lock) == 0;
+}
 static struct coll_op *running;
 static int n_running;
 static struct coll_op **persistent;
@@ -131,21 +151,55 @@ void op_clear(struct coll_op *op)
     exec_init(&op->x);
 }
 
+/* The call's schedule, pinned: through the hint when it still holds,
+ * else looked up (or built), the hint then updated. */
+static struct schedule *op_schedule(struct coll_call *c, const struct algorithm *alg,
+                                    struct sched_hint *h)
+{
+    struct schedule *s = h && h->s ? comm_schedule_again(h->s, h->stamp) : NULL;
+    if (s)
+        return s;
+    uint64_t stamp = 0;
+    s = comm_cached_schedule(c->cs, c->coll, alg, &c->sp, &stamp);
+    if (h)
+        *h = (struct sched_hint){s != &c->cs->scratch ? s : NULL, stamp};
+    return s;
+}
+
+/* A blocking run on the call's schedule, to completion. */
+static int run_to_end(struct coll_call *c, const struct algorithm *alg, struct sched_hint *h)
+{
+    struct schedule *s = op_schedule(c, alg, h);
+    int rc = s ? exec_run(c, s) : MPI_ERR_NO_MEM;
+    comm_release_schedule(c->cs, s);
+    return rc;
+}
+
+static int blocking_result(MPI_Comm comm, const char *fname, int rc)
+{
+    if (rc != MPI_SUCCESS)
+        return raise_error(comm, fname, rc, "communication failed inside the collective");
+    return MPI_SUCCESS;
+}
+
 int op_run_blocking(struct coll_op *op)
 {
     int rc = op->before ? op->before(op) : MPI_SUCCESS;
-    struct schedule *s = NULL;
     if (rc == MPI_SUCCESS)
-        s = comm_cached_schedule(op->c.cs, op->c.coll, op->alg, &op->c.sp);
-    if (rc == MPI_SUCCESS)
-        rc = s ? exec_run(&op->c, s) : MPI_ERR_NO_MEM;
-    comm_release_schedule(op->c.cs, s);
+        rc = run_to_end(&op->c, op->alg, op->hint);
     rc = op_epilogue(op, rc);
     if (op->destroy)
         op->destroy(op);
-    if (rc != MPI_SUCCESS)
-        return raise_error(op->comm, op->fname, rc, "communication failed inside the collective");
-    return MPI_SUCCESS;
+    return blocking_result(op->comm, op->fname, rc);
+}
+
+int op_rerun_blocking(struct coll_call *c, const struct algorithm *alg, struct sched_hint *hint,
+                      MPI_Comm comm, const char *fname)
+{
+    const int rc = run_to_end(c, alg, hint);
+    if (rc == MPI_SUCCESS)
+        stats_count(alg, c->coll, CALL_BLOCKING);
+    return blocking_result(comm, fname, rc);
 }
 
 int op_build(struct coll_op *op)
@@ -161,7 +215,8 @@ int op_build(struct coll_op *op)
 static int op_take_schedule(struct coll_op *op)
 {
     struct comm_state *cs = op->c.cs;
-    struct schedule *s = comm_cached_schedule(cs, op->c.coll, op->alg, &op->c.sp);
+    struct schedule *s = op_schedule(&op->c, op->alg, op->hint);
+    op->hint = NULL; /* the driver's memo: valid during its call only */
     if (!s)
         return MPI_ERR_NO_MEM;
     if (s == &cs->scratch) {
@@ -195,10 +250,18 @@ static void op_finished(struct coll_op *op, int rc)
             op_free(op);
         return;
     }
-    /* Grequest_complete may free the request (and call free_fn) at once
-     * when the application already freed it; free_fn frees `op` then. */
+    /* free_fn runs once, and whichever of it and this end comes second
+     * frees `op`.  MPICH runs it at MPI_Request_free, before the end
+     * (`user_freed` set): then nothing calls it again and `op` is freed
+     * here (left alone it held its communicator's state forever, whose
+     * window the other ranks then freed alone at MPI_Finalize: a hang).
+     * Otherwise it runs when the completed request is freed, maybe inside
+     * Grequest_complete, and must find `completed`. */
+    const bool freed_before = op->user_freed;
     __atomic_store_n(&op->completed, true, __ATOMIC_RELEASE);
     PMPI_Grequest_complete(op->req);
+    if (freed_before)
+        op_free(op);
 }
 
 /* Steps the running operation; a finished prelude hands over to the
@@ -225,7 +288,7 @@ static void op_begin(struct coll_op *op)
     int rc = op->before ? op->before(op) : MPI_SUCCESS;
     if (rc == MPI_SUCCESS && op->rebuild)
         rc = op->kind == CALL_NONBLOCKING ? op_take_schedule(op) : op_build(op);
-    pthread_mutex_lock(&lock);
+    ops_lock();
     op->running = true;
     bool done = true;
     if (rc == MPI_SUCCESS && op->choose) {
@@ -247,7 +310,7 @@ static void op_begin(struct coll_op *op)
     }
     if (rc != MPI_SUCCESS || done)
         op_finished(op, rc);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     progress_thread_wake();
 }
 
@@ -268,12 +331,12 @@ static int query_fn(void *extra, MPI_Status *st)
 static int free_fn(void *extra)
 {
     struct coll_op *op = extra;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     if (op->completed)
         op_free(op);
     else
         op->user_freed = true;
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return MPI_SUCCESS;
 }
 
@@ -317,11 +380,11 @@ int op_launch(struct coll_op *op, MPI_Request *req)
     op_pin(op);
     int rc;
     if (NONBLOCKING_SELF_RECEIVE) {
-        pthread_mutex_lock(&lock);
+        ops_lock();
         rc = self_channel(op);
         if (rc == MPI_SUCCESS)
             rc = PMPI_Irecv(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
-        pthread_mutex_unlock(&lock);
+        ops_unlock();
     } else {
         rc = GREQUEST_START(op);
     }
@@ -343,7 +406,7 @@ int op_persist(struct coll_op *op, MPI_Request *req)
     op_pin(op);
     int rc = op_build(op);
     op->rebuild = op->own.resume != NULL;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     if (rc == MPI_SUCCESS)
         rc = self_channel(op);
     if (rc == MPI_SUCCESS && n_persistent == cap_persistent) {
@@ -358,7 +421,7 @@ int op_persist(struct coll_op *op, MPI_Request *req)
         rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, 0, op->self_tag, self, &op->req);
     if (rc == MPI_SUCCESS)
         persistent[n_persistent++] = op;
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     if (rc != MPI_SUCCESS) {
         op_free(op);
         return raise_error(op->comm, op->fname, rc, "could not create the persistent request");
@@ -379,10 +442,10 @@ bool nbc_start(MPI_Request *req, int *rc)
 {
     if (!__atomic_load_n(&n_persistent, __ATOMIC_ACQUIRE))
         return false;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     int i = find_persistent(*req);
     struct coll_op *op = i >= 0 ? persistent[i] : NULL;
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     if (!op)
         return false;
     if (op->running) {
@@ -400,10 +463,10 @@ bool nbc_free_persistent(MPI_Request *req, int *rc)
 {
     if (!__atomic_load_n(&n_persistent, __ATOMIC_ACQUIRE))
         return false;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     int i = find_persistent(*req);
     if (i < 0) {
-        pthread_mutex_unlock(&lock);
+        ops_unlock();
         return false;
     }
     struct coll_op *op = persistent[i];
@@ -413,13 +476,13 @@ bool nbc_free_persistent(MPI_Request *req, int *rc)
         op->user_freed = true; /* freed when the run finishes */
     else
         op_free(op);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return true;
 }
 
 int nbc_progress(void)
 {
-    if (!nbc_busy() || pthread_mutex_trylock(&lock) != 0)
+    if (!nbc_busy() || !ops_trylock())
         return 0;
     int advanced = 0;
     for (struct coll_op *op = running, *next; op; op = next) {
@@ -435,30 +498,37 @@ int nbc_progress(void)
             advanced++;
         }
     }
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return advanced;
+}
+
+void nbc_drain(void)
+{
+    while (nbc_busy())
+        if (!nbc_progress())
+            sched_yield();
 }
 
 bool nbc_wait_alone(MPI_Request req)
 {
     if (__atomic_load_n(&n_running, __ATOMIC_ACQUIRE) != 1)
         return false;
-    pthread_mutex_lock(&lock);
+    ops_lock();
     struct coll_op *op = running;
     if (n_running != 1 || op->req != req) {
-        pthread_mutex_unlock(&lock);
+        ops_unlock();
         return false;
     }
     /* off the list, so that no progress pass (another thread's, the
      * progress thread's) touches it and the lock is free while it waits */
     unlink_running(op);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     bool done = false;
     int rc = MPI_SUCCESS;
     while (rc == MPI_SUCCESS && !done)
         rc = op_advance(op, true, &done);
-    pthread_mutex_lock(&lock);
+    ops_lock();
     op_finished(op, rc);
-    pthread_mutex_unlock(&lock);
+    ops_unlock();
     return true;
 }

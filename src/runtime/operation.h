@@ -26,6 +26,14 @@
 
 #include "executor.h"
 
+/* Where a call's cached schedule was found, so that a repeated call finds
+ * it again without a lookup (comm_schedule_again; api/reductions.c's call
+ * memo keeps one per remembered call).  s == NULL: not known. */
+struct sched_hint {
+    struct schedule *s;
+    uint64_t stamp;
+};
+
 #define OP_AGREED 3 /* the most values a prelude agrees on */
 struct coll_op {
     struct coll_call c;
@@ -51,6 +59,9 @@ struct coll_op {
     struct schedule own;
     struct schedule *cached;
     bool rebuild;
+    /* Set by a driver that remembers the call: where the schedule was
+     * found, read and updated by the lookup (NULL: look it up). */
+    struct sched_hint *hint;
     /* The collective's edges: before each run (pack non-contiguous
      * inputs), after it (unpack outputs; gets and returns the result), and
      * freeing the memory of the object that contains this one.  NULL: none. */
@@ -90,6 +101,13 @@ int op_build(struct coll_op *op);
  * reports errors through the communicator's error handler. */
 int op_run_blocking(struct coll_op *op);
 
+/* The same run of a call prepared by an earlier one (a copy of its
+ * coll_call, with this call's buffers), for collectives with no
+ * before/after edges: no coll_op is made, the schedule is found through
+ * *hint.  Errors go to `comm`'s handler as op_run_blocking's do. */
+int op_rerun_blocking(struct coll_call *c, const struct algorithm *alg, struct sched_hint *hint,
+                      MPI_Comm comm, const char *fname);
+
 /* Takes a prepared nonblocking call (heap-allocated, freed through
  * op->destroy), starts it and gives the application its request. */
 int op_launch(struct coll_op *op, MPI_Request *req);
@@ -113,6 +131,12 @@ bool nbc_busy(void);
  * current rounds; returns how many rounds or operations advanced.  Safe
  * from any thread; a pass already under way elsewhere makes it return 0. */
 int nbc_progress(void);
+
+/* Runs every running operation to its end (MPI_Finalize: a collective
+ * whose request the program freed still completes, MPI-4 3.7.3, and its
+ * end releases the communicator state it holds: left running on one rank,
+ * that state's shared window would be freed by the other ranks alone). */
+void nbc_drain(void);
 
 /* MPI_Wait on `req`: when it is the request of the only running
  * operation, runs that operation to its end as a blocking call runs, waiting

@@ -37,6 +37,8 @@ struct sched_entry {
 #define BUCKETS 1024
 static struct sched_entry *table[BUCKETS];
 static struct sched_entry *newest, *oldest;
+/* Schedules dropped so far (comm_schedule_again). */
+static uint64_t drops;
 
 static uint64_t mix(uint64_t h, uint64_t x)
 {
@@ -86,6 +88,7 @@ static void drop(struct sched_entry *e)
     if ((*e->gprev = e->gnext))
         e->gnext->gprev = e->gprev;
     recency_unlink(e);
+    __atomic_add_fetch(&drops, 1, __ATOMIC_RELAXED);
     setup_stats.schedule_bytes -= e->bytes;
     setup_stats.state_bytes -= e->bytes - (int64_t)sizeof *e;
     sched_free(&e->s);
@@ -150,6 +153,23 @@ static struct schedule *insert(struct comm_state *cs, colibri_coll coll,
     return &e->s;
 }
 
+static struct sched_entry *entry_of(struct schedule *s)
+{
+    return (struct sched_entry *)((char *)s - offsetof(struct sched_entry, s));
+}
+
+/* A hit: the entry is the most recently used, and pinned for the run. */
+static struct schedule *hit(struct sched_entry *e)
+{
+    if (e != newest) {
+        recency_unlink(e);
+        recency_push(e);
+    }
+    setup_stats.schedule_hits++;
+    e->pins++;
+    return &e->s;
+}
+
 static struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll,
                                         const struct algorithm *alg, const struct sched_params *p)
 {
@@ -162,13 +182,8 @@ static struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll
         hash = key_hash(cs->grp, coll, alg, p);
         for (struct sched_entry *e = table[hash % BUCKETS]; e; e = e->hnext) {
             if (e->hash == hash && e->grp == cs->grp && e->alg == alg && e->coll == coll &&
-                same_key(&e->key, p)) {
-                recency_unlink(e);
-                recency_push(e);
-                setup_stats.schedule_hits++;
-                e->pins++;
-                return &e->s;
-            }
+                same_key(&e->key, p))
+                return hit(e);
         }
     }
     sched_reset(&cs->scratch);
@@ -184,10 +199,23 @@ static struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll
 }
 
 struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
-                                      const struct algorithm *alg, const struct sched_params *p)
+                                      const struct algorithm *alg, const struct sched_params *p,
+                                      uint64_t *stamp)
 {
     setup_lock();
     struct schedule *s = cached_schedule(cs, coll, alg, p);
+    if (stamp)
+        *stamp = drops;
+    setup_unlock();
+    return s;
+}
+
+/* An entry is freed only by drop(), which counts it: while the count is
+ * what it was when the entry was found, the entry is still there. */
+struct schedule *comm_schedule_again(struct schedule *s, uint64_t stamp)
+{
+    setup_lock();
+    s = __atomic_load_n(&drops, __ATOMIC_RELAXED) == stamp ? hit(entry_of(s)) : NULL;
     setup_unlock();
     return s;
 }
@@ -204,7 +232,7 @@ void comm_release_schedule(struct comm_state *cs, struct schedule *s)
         sched_free(&cs->scratch);
         scratch_account(cs);
     } else {
-        ((struct sched_entry *)((char *)s - offsetof(struct sched_entry, s)))->pins--;
+        entry_of(s)->pins--;
     }
     setup_unlock();
 }

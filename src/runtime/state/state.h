@@ -123,9 +123,16 @@ struct comm_state {
  * schedule stays pinned (never evicted, even by another thread's call)
  * until comm_release_schedule;
  * cs->scratch serves one call on the communicator at a time.  NULL: out of
- * memory. */
+ * memory.  With `stamp`, *stamp gets what comm_schedule_again needs to
+ * find a cached schedule again without a lookup. */
 struct schedule *comm_cached_schedule(struct comm_state *cs, colibri_coll coll,
-                                      const struct algorithm *alg, const struct sched_params *p);
+                                      const struct algorithm *alg, const struct sched_params *p,
+                                      uint64_t *stamp);
+/* A cached schedule (not cs->scratch) that comm_cached_schedule gave with
+ * `stamp`, pinned and counted as a cache hit as that would, when it is
+ * still in the cache (nothing has been evicted or dropped since); else NULL,
+ * and nothing done.  Costs no hash, no key comparison. */
+struct schedule *comm_schedule_again(struct schedule *s, uint64_t stamp);
 void comm_release_schedule(struct comm_state *cs, struct schedule *s);
 /* Drops a group's cached schedules (when the group state is freed). */
 void sched_cache_drop_group(struct group_state *g);
