@@ -15,8 +15,7 @@
  * The exchange itself (rounds, message format, scratch arenas, what a
  * mismatched count does) is common/sloav_exchange.h, over all ranks: slot
  * j of a rank is its block in SEND for rank + j, delivered to RECV at
- * rdispls[source].  SLOAVx (sloavx.c) runs the same exchange over node
- * leaders.
+ * rdispls[source].
  *
  * Cost (COST_FORMULA below): the k-1 sub-rounds of a digit share a round
  * and each is one message carrying its blocks' sizes in front of them, so
