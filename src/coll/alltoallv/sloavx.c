@@ -37,8 +37,11 @@
  * writer had finished call e-1.
  *
  * Erroneous programs (a sender's count differs from its receiver's): every
- * rail message is posted even when empty (a zero-byte message then), so
- * nobody waits for a message that never comes; MPI reports the truncation.
+ * rail message is posted even when empty (a zero-byte message then), so no
+ * rail waits for a message that never comes.  A longer message than its
+ * receiver expects is MPI's truncation error on that rail, whose node's
+ * other ranks then wait for its RECEIVED flag: such a program may hang
+ * (SLOAV, whose messages carry their sizes, runs out and reports it).
  *
  * Cost (COST_FORMULA below; p ranks on N nodes of at most L and at least R
  * ranks, n the largest block, G = min(k, R, N-1) rails): one round of rail
