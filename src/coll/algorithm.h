@@ -34,6 +34,12 @@ struct cost_params {
  * node-aware, so their bandwidth term is paid this many times over (1 when
  * the layout is unknown, i.e. not needed by the selection). */
 int cost_link_share(const struct sched_params *p);
+/* Automatic alltoallv with agreed volumes (sched_params): a typical block,
+ * the lightest rank's mean over its p - 1 peers, and the bytes by which the
+ * busiest rank exceeds the lightest; unknown volumes: the largest block
+ * (p->count) and 0, every block taken as the largest. */
+double cost_typical_block(const struct sched_params *p);
+double cost_excess_volume(const struct sched_params *p);
 
 
 

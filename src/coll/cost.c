@@ -8,6 +8,17 @@ int cost_link_share(const struct sched_params *p)
     return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
 }
 
+double cost_typical_block(const struct sched_params *p)
+{
+    return p->volume_min > 0 && p->size > 1 ? (double)p->volume_min / (p->size - 1)
+                                            : (double)p->count;
+}
+
+double cost_excess_volume(const struct sched_params *p)
+{
+    return p->volume_max > p->volume_min ? (double)(p->volume_max - p->volume_min) : 0;
+}
+
 double cost_with_overhead(cost_model_fn f, const struct sched_params *p,
                           const struct cost_params *m)
 {

@@ -15,6 +15,19 @@
  *                      aggregated block for this node, so that block lands
  *                      in one piece.
  *
+ * The node's flags (a window of their own, runtime/state/node.c, that
+ * keeps them across a growth of the segment): per local rank l, three
+ * counters (node_seg_flag): COUNTS, its counts are in the metadata area;
+ * READY, its blocks are in the send area; RECEIVED, it has received what
+ * its rail brings from other nodes (rails only).
+ *
+ * Rails: G ranks per node (local indices 0 .. G-1, G at most the fewest
+ * ranks on any node and at most N-1) share the node's traffic to the other
+ * N-1 nodes.  Node distance j = 1 .. N-1 belongs to rail (j-1) mod G: rail
+ * i of node n sends node n's aggregated block for node n+j (mod N) to rail
+ * i of that node and receives node n-j's from rail i of node n-j, one
+ * message each way per distance, ceil((N-1-i)/G) of them.
+ *
  * Pure functions, no MPI: tests/unit/test_patterns_node_segment.c checks
  * them.
  */
@@ -22,6 +35,36 @@
 #define COLIBRI_PATTERN_NODE_SEGMENT_H
 
 #include <stdint.h>
+
+enum node_seg_flag { NSEG_COUNTS, NSEG_READY, NSEG_RECEIVED, NSEG_FLAG_KINDS };
+
+/* Index of local rank l's flag f, and the flags of a node of L ranks. */
+static inline int node_seg_flag(int l, enum node_seg_flag f)
+{
+    return l * NSEG_FLAG_KINDS + (int)f;
+}
+static inline int node_seg_flags(int L) { return L * NSEG_FLAG_KINDS; }
+
+/* The rails a node runs for a request of g (< 1: as many as possible)
+ * over N nodes of at least R ranks each: min(g, R, N-1), 0 when N = 1. */
+static inline int node_seg_rails(int g, int R, int N)
+{
+    int G = N - 1 < R ? N - 1 : R;
+    return g >= 1 && g < G ? g : G;
+}
+
+/* The rail of node distance j (1 .. N-1) among G, and how many distances
+ * rail i serves. */
+static inline int node_seg_rail_of(int j, int G) { return (j - 1) % G; }
+static inline int node_seg_rail_msgs(int N, int G, int i)
+{
+    return i < G && i < N - 1 ? (N - 1 - i + G - 1) / G : 0;
+}
+/* Rail i's t-th distance (t < node_seg_rail_msgs), and the nodes it sends
+ * to and receives from at distance j from node n. */
+static inline int node_seg_rail_dist(int G, int i, int t) { return i + 1 + t * G; }
+static inline int node_seg_to(int n, int j, int N) { return (n + j) % N; }
+static inline int node_seg_from(int n, int j, int N) { return (n - j + N) % N; }
 
 /* Bytes of the metadata area of a node of node_size ranks out of size. */
 static inline int64_t node_meta_bytes(int node_size, int size)

@@ -1,6 +1,6 @@
 /*
  * Radix-k digit exchange: the index arithmetic of Bruck's all-to-all and of
- * SLOAV, its variable-size form (and SLOAVx, which runs it over nodes).
+ * SLOAV, its variable-size form.
  *
  * Slot i of rank r holds the block bound for rank (r + i) mod p (the initial
  * rotation, radix_slot_dest); a block never changes slot, only rank.  Write i

@@ -340,17 +340,24 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
     const struct sched_op *ops = &x->s->ops[r->first_op];
     const struct dtinfo *d = &c->dti;
     int rc = MPI_SUCCESS;
+    double charge = 0; /* SMPI only: shared memory is not free (shm_charge.h) */
     for (; x->local < r->n_ops && rc == MPI_SUCCESS; x->local++) {
         const struct sched_op *op = &ops[x->local];
         if (op->kind == SOP_REDUCE) {
             rc = reduce_op(x, x->buf, op);
-            shm_charge(c, op); /* SMPI only: shared memory is not free */
-        } else if (op->kind == SOP_COPY) {
+            shm_charge_add(&charge, c, op);
+            continue;
+        }
+        if (op->kind == SOP_COPY) {
             rc = copy_elems(at(x->buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d),
                             at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
                             op->count, c->dt, d);
-            shm_charge(c, op);
-        } else if (op->kind == SOP_FLAG_SET) {
+            shm_charge_add(&charge, c, op);
+            continue;
+        }
+        /* a flag says what was done before it: charged first */
+        shm_charge_flush(&charge);
+        if (op->kind == SOP_FLAG_SET) {
             flag_set(&c->shm, flag_at(x, op, op->dst_off), x->epoch + (uint64_t)op->count);
         } else if (op->kind == SOP_FLAG_WAIT) {
             /* a wait for an earlier use before the first one holds at once */
@@ -365,6 +372,7 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
             flag_wait(&c->shm, f, want);
         }
     }
+    shm_charge_flush(&charge);
     x->posted = false;
     x->local = 0;
     x->round++;

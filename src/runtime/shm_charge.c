@@ -22,15 +22,20 @@ double shm_charge_seconds(const struct coll_call *c, const struct sched_op *op)
     return t;
 }
 
-void shm_charge(const struct coll_call *c, const struct sched_op *op)
+void shm_charge_add(double *pending, const struct coll_call *c, const struct sched_op *op)
 {
-    const double t = shm_charge_seconds(c, op);
-    /* Flops at this host's own speed, so that t is charged whatever the
-     * platform: smpi_execute(t) would scale t by smpi/host-speed (20 kf/s by
-     * default) against the host's speed, and skips anything under
+    *pending += shm_charge_seconds(c, op);
+}
+
+void shm_charge_flush(double *pending)
+{
+    /* Flops at this host's own speed, so that the time is charged whatever
+     * the platform: smpi_execute(t) would scale t by smpi/host-speed (20
+     * kf/s by default) against the host's speed, and skips anything under
      * smpi/cpu-threshold (1 us). */
-    if (t > 0.0)
-        smpi_execute_flops(t * sg_host_get_speed(sg_host_self()));
+    if (*pending > 0.0)
+        smpi_execute_flops(*pending * sg_host_get_speed(sg_host_self()));
+    *pending = 0.0;
 }
 #else
 /* ISO C wants a translation unit to declare something. */

@@ -53,8 +53,8 @@ enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY, SOP_FLAG_SET, SOP
  * i.e. dst = dst (op) src.  Without it dst = src (op) dst, the order of
  * MPI_Reduce_local.  Only matters for non-commutative operations. */
 #define SOP_DST_IS_LEFT 0x1u
-/* SEND/RECV flag: a zero-byte message kept on purpose, to order two ranks'
- * accesses to shared memory (zero-count operations are otherwise dropped). */
+/* SEND/RECV flag: a zero-byte message kept on purpose (zero-count
+ * operations are otherwise dropped); flag ops carry it too. */
 #define SOP_SYNC 0x2u
 /* SEND/RECV flag: offset and count are in bytes, sent as MPI_BYTE (the
  * call's datatype must then be contiguous).  Sparse reductions send blocks
@@ -214,7 +214,8 @@ void sched_reduce(struct schedule *s, int src, int64_t src_off, int dst, int64_t
                   int64_t count, unsigned flags);
 void sched_copy(struct schedule *s, int src, int64_t src_off, int dst, int64_t dst_off,
                 int64_t count);
-/* Zero-byte messages that order shared-memory accesses between two ranks. */
+/* Zero-byte messages kept on purpose (SOP_SYNC): a message both sides post
+ * even when it carries nothing, so neither waits for one that never comes. */
 void sched_signal(struct schedule *s, int peer);
 void sched_await(struct schedule *s, int peer);
 /* Flags of the reduction segment's slot of use u (SOP_FLAG_SET/WAIT):

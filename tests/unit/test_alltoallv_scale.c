@@ -10,16 +10,23 @@
  *    the receiver's reserve add one round and one message per overflowing
  *    digit and message, re-derived here.
  * 2. Loopback runs (loopback.h: every rank's schedule on real bytes) of
- *    1024 ranks as 64 nodes x 16, 8-byte blocks: every rank's rounds,
- *    messages and bytes exactly as the shape says, SLOAV (flat) and SLOAVx
- *    (the leader sends the node's traffic once, its other ranks only
- *    signal it), and the bytes through each node's port: SLOAVx's leader
- *    sends M (L^2 n + 8) where SLOAV's 16 ranks send 16 M (n + 8) between
- *    them: less than half at 8 B (0.45: the 8-byte sizes travel once per
- *    aggregated block, not once per block).  With the agreed largest block (automatic selection) and without.
+ *    1024 ranks as 64 nodes x 16, 8-byte blocks, with the agreed largest
+ *    block (automatic selection) and without: every rank's rounds,
+ *    messages and bytes exactly as the shape says for SLOAV (flat); for
+ *    SLOAVx one round and one message each way per node distance its rail
+ *    serves (16 rails: at most 4), none from the other ranks; the bytes
+ *    through node 0's port: SLOAVx's (N-1) L^2 n, each byte once with no
+ *    sizes, against SLOAV's 16 ranks' forwarded blocks with their 8-byte
+ *    sizes (0.25 at 8 B).
+ * 3. SLOAVx dry at 1024 and 4096 ranks (256 nodes x 16), 16, 4 and 1
+ *    rails: every rank's schedule built and resumed node by node on its
+ *    node's metadata, its messages as its rail says, no message to a rank
+ *    of its own node (the node synchronises through flags), 2 p n bytes
+ *    copied through the segment, each byte through the port once.
  */
 #include "loopback.h"
 #include "coll/common/sloav_exchange.h"
+#include "patterns/node_segment.h"
 #include "patterns/radix.h"
 #define CHECK_MAX_LINES 30
 #include "../lib/check.h"
@@ -71,16 +78,32 @@ static void test_shapes(void)
         }
 }
 
-/* 1024 ranks as 64 nodes x 16: the loopback runs and per-port bytes. */
+/* Blocked layout of N nodes of L ranks. */
+struct blocked {
+    int *leader_of, *node_of, *local_index, *node_start, *node_ranks;
+    struct node_layout l;
+};
+static void blocked_layout(struct blocked *b, int P, int L)
+{
+    b->leader_of = malloc((5 * (size_t)P + 1) * sizeof(int));
+    b->node_of = b->leader_of + P, b->local_index = b->node_of + P;
+    b->node_ranks = b->local_index + P, b->node_start = b->node_ranks + P;
+    for (int r = 0; r < P; r++)
+        b->leader_of[r] = r - r % L;
+    b->l = (struct node_layout){node_layout_fill(P, b->leader_of, b->node_of, b->local_index,
+                                                 b->node_start, b->node_ranks),
+                                b->node_of, b->local_index, b->node_start, b->node_ranks};
+}
+
+/* 1024 ranks as 64 nodes x 16, 8-byte blocks, on the loopback runner:
+ * SLOAV's rounds, messages and bytes as its shape says; SLOAVx's rails
+ * (as many as fit: 16) one message per node distance each way, its other
+ * ranks none; the bytes through node 0's port. */
 static void test_1024(int64_t agreed)
 {
     enum { P = 1024, L = 16, N = P / L, B = 8 };
-    static int leader_of[P], node_of[P], local_index[P], node_start[N + 1], node_ranks[P];
-    for (int r = 0; r < P; r++)
-        leader_of[r] = r - r % L;
-    struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
-                                             node_ranks),
-                            node_of, local_index, node_start, node_ranks};
+    struct blocked bl;
+    blocked_layout(&bl, P, L);
     int64_t *counts = malloc((size_t)P * P * sizeof *counts);
     struct sched_cost *cost = calloc(P, sizeof *cost);
     for (int i = 0; i < P * P; i++)
@@ -89,57 +112,119 @@ static void test_1024(int64_t agreed)
     int64_t port[2] = {0, 0}; /* node 0's port bytes: sloav, sloavx */
     for (int x = 0; x < 2; x++) {
         const struct algorithm *a = catalog_find(COLIBRI_ALLTOALLV, x ? "sloavx" : "sloav");
-        int k = x ? 8 : 32, n = x ? N : P;
         /* The builders read the agreed largest block from the params'
          * count: the loopback runner passes `block`, which alltoallv ignores. */
-        struct lb_case c = {.alg = a, .p = P, .radix = k, .counts = counts, .layout = &l,
-                            .block = agreed};
+        struct lb_case c = {.alg = a, .p = P, .radix = x ? 0 : 32, .counts = counts,
+                            .layout = &bl.l, .block = agreed};
         bool ran = check(lb_run(&c, cost, err, sizeof err) == 0, "%s p=1024: %s", a->name, err);
         if (!ran)
             continue;
-        int64_t blk = x ? (int64_t)L * L * B : B;
         struct sx_shape sh;
-        sloav_exchange_shape(n, k, blk, agreed ? (x ? (int64_t)L * L * agreed : agreed) : 0, &sh);
+        sloav_exchange_shape(P, 32, B, agreed, &sh);
         for (int r = 0; r < P; r++) {
             const struct sched_cost *cr = &cost[r];
-            bool leader = local_index[r] == 0;
-            if (!x) {
+            const int li = bl.local_index[r], msgs = node_seg_rail_msgs(N, L, li);
+            if (!x)
                 check(cr->rounds == sh.rounds && cr->msgs_sent == sh.msgs &&
                           cr->bytes_sent == sh.blocks * (B + 8),
                       "sloav rank %d: %d rounds %lld msgs %lld bytes, want %d %lld %lld", r,
                       cr->rounds, (long long)cr->msgs_sent, (long long)cr->bytes_sent, sh.rounds,
                       (long long)sh.msgs, (long long)(sh.blocks * (B + 8)));
-            } else if (leader) {
-                /* the exchange, plus 2 fan-outs of L - 1 signals; 4 node
-                 * signal rounds besides the exchange's */
-                check(cr->msgs_sent == sh.msgs + 2 * (L - 1) &&
-                          cr->bytes_sent == sh.blocks * (blk + 8) && cr->rounds == sh.rounds + 4,
-                      "sloavx leader %d: %d rounds %lld msgs %lld bytes, want %d %lld %lld", r,
-                      cr->rounds, (long long)cr->msgs_sent, (long long)cr->bytes_sent,
-                      sh.rounds + 4, (long long)(sh.msgs + 2 * (L - 1)),
-                      (long long)(sh.blocks * (blk + 8)));
-            } else {
-                check(cr->msgs_sent == 2 && cr->bytes_sent == 0,
-                      "sloavx rank %d sends %lld msgs %lld bytes, want 2 signals", r,
-                      (long long)cr->msgs_sent, (long long)cr->bytes_sent);
-            }
+            else
+                check(cr->rounds == (msgs > 0) && cr->msgs_sent == msgs &&
+                          cr->bytes_sent == (int64_t)msgs * L * L * B,
+                      "sloavx rank %d: %d rounds %lld msgs %lld bytes, want %d %d %lld", r,
+                      cr->rounds, (long long)cr->msgs_sent, (long long)cr->bytes_sent, msgs > 0,
+                      msgs, (long long)msgs * L * L * B);
             /* every byte node 0's ranks send to another node crosses its
              * port: sloav's ranks send nearly all to other nodes (at most
              * what stays on the node is counted in excess) */
-            if (node_of[r] == 0)
+            if (bl.node_of[r] == 0)
                 port[x] += cr->bytes_sent;
         }
     }
-    /* SLOAVx sends the node's bytes once, aggregated (L^2 n blocks); SLOAV's
-     * 16 ranks each forward their own: for 8-byte blocks the 8-byte sizes
-     * weigh as much as the data in SLOAV and nothing in SLOAVx */
-    check(port[1] > 0 && port[1] * 2 < port[0],
-          "node port bytes: sloavx %lld, sloav %lld: want sloavx < 1/2 of sloav",
+    /* SLOAVx sends each byte off the node once, aggregated, with no sizes;
+     * SLOAV's ranks forward theirs with an 8-byte size each */
+    check(port[1] == (int64_t)(N - 1) * L * L * B && port[1] * 3 < port[0],
+          "node port bytes: sloavx %lld, sloav %lld: want (N-1) L^2 n, < 1/3 of sloav",
           (long long)port[1], (long long)port[0]);
     printf("p=1024 64x16 8 B%s: node port bytes sloav %lld, sloavx %lld\n",
            agreed ? " (largest block agreed)" : "", (long long)port[0], (long long)port[1]);
     free(counts);
     free(cost);
+    free(bl.leader_of);
+}
+
+/* SLOAVx's schedules dry, node by node (no messages run): P ranks as
+ * nodes of L, 8-byte blocks, `rails` asked for.  Every rank's resumes run
+ * on its node's metadata as the executor would; then each rank sends
+ * exactly its rail's messages, none to a rank of its own node, and its
+ * node's port carries each byte once. */
+static void test_dry(int P, int L, int rails)
+{
+    enum { B = 8 };
+    const int N = P / L, G = node_seg_rails(rails, L, N);
+    struct blocked bl;
+    blocked_layout(&bl, P, L);
+    const struct algorithm *a = catalog_find(COLIBRI_ALLTOALLV, "sloavx");
+    int64_t *cnt = malloc(2 * (size_t)P * sizeof *cnt), *dsp = cnt + P;
+    for (int j = 0; j < P; j++)
+        cnt[j] = B, dsp[j] = (int64_t)j * B;
+    struct schedule *s = calloc((size_t)L, sizeof *s);
+    int64_t port = 0, on_node = 0, bad = 0;
+    for (int n = 0; n < N; n++) {
+        void *shm = NULL;
+        for (int pass = 0; pass < 3; pass++)
+            for (int li = 0; li < L; li++) {
+                const int r = bl.node_ranks[bl.node_start[n] + li];
+                struct sched_params sp = {.rank = r, .size = P, .radix = rails, .scounts = cnt,
+                                          .sdispls = dsp, .rcounts = cnt, .rdispls = dsp,
+                                          .layout = &bl.l};
+                if (pass == 0) {
+                    sched_init(&s[li]);
+                    check(a->build(&sp, &s[li]) == 0, "build rank %d", r);
+                    if (!shm)
+                        shm = malloc((size_t)s[li].shm_bytes);
+                    continue;
+                }
+                void *buf[BUF_NBUFS] = {NULL, NULL, NULL, NULL, shm};
+                check(s[li].resume && s[li].resume(&s[li], buf) == 0, "resume rank %d", r);
+                if (pass < 2)
+                    continue;
+                struct sched_cost c;
+                sched_cost(&s[li], 1, &c);
+                const int msgs = node_seg_rail_msgs(N, G, li);
+                for (uint32_t i = 0; i < s[li].n_ops; i++)
+                    if (s[li].ops[i].kind == SOP_SEND && bl.node_of[s[li].ops[i].peer] == n)
+                        on_node++;
+                bad += !check(!s[li].resume && c.rounds == (msgs > 0) && c.msgs_sent == msgs &&
+                                  c.msgs_recvd == msgs &&
+                                  c.bytes_sent == (int64_t)msgs * L * L * B &&
+                                  c.shm_elems_copied == 2 * (int64_t)P * B,
+                              "sloavx p=%d G=%d rank %d: %d rounds %lld msgs %lld bytes %lld "
+                              "copied; want %d %d %lld %lld", P, G, r, c.rounds,
+                              (long long)c.msgs_sent, (long long)c.bytes_sent,
+                              (long long)c.shm_elems_copied, msgs > 0, msgs,
+                              (long long)msgs * L * L * B, 2 * (long long)P * B);
+                if (n == 0)
+                    port += c.bytes_sent;
+                sched_free(&s[li]);
+            }
+        free(shm);
+        if (bad > 8)
+            break;
+    }
+    check(on_node == 0, "sloavx p=%d: %lld messages to ranks of the sender's node", P,
+          (long long)on_node);
+    check(port == (int64_t)(N - 1) * L * L * B, "sloavx p=%d G=%d: node 0's port %lld bytes", P,
+          G, (long long)port);
+    /* the busiest rail: ceil((N-1)/G) messages each way */
+    check(node_seg_rail_msgs(N, G, 0) == (N - 1 + G - 1) / G, "p=%d: busiest rail", P);
+    printf("sloavx dry p=%d (%dx%d), %d rails: %d messages on the busiest, port %lld bytes\n", P,
+           N, L, G, node_seg_rail_msgs(N, G, 0), (long long)port);
+    free(s);
+    free(cnt);
+    free(bl.leader_of);
 }
 
 int main(void)
@@ -147,5 +232,9 @@ int main(void)
     test_shapes();
     test_1024(0);
     test_1024(8);
+    test_dry(1024, 16, 0);
+    test_dry(1024, 16, 4);
+    test_dry(4096, 16, 0);
+    test_dry(4096, 16, 1);
     return check_summary();
 }

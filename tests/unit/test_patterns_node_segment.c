@@ -13,6 +13,13 @@
  *    byte with where node m expects it in its receive area (the leaders'
  *    exchange moves it in one piece);
  *  - local_off of a rank is where its node-mates wrote their blocks to it.
+ * And the rails and flags, for N = 1..80 nodes of at least R = 1..20 ranks
+ * and every request g = 0..24: G = min(g or as many as fit, R, N-1); the
+ * rails' distances partition 1..N-1 (each distance on exactly one rail,
+ * the one node_seg_rail_of names), their counts differ by at most one;
+ * what rail i of node n sends at distance j, rail i of node n+j receives
+ * from n at the same distance; flag indices are distinct and fill
+ * [0, node_seg_flags(L)).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -133,9 +140,62 @@ static void run(int p, const int *leader_of, unsigned *seed)
     check(lines_up, "p=%d: aggregated blocks do not line up with the receivers' layout", p);
 }
 
+static void rails(void)
+{
+    for (int N = 1; N <= 80; N++)
+        for (int R = 1; R <= 20; R++)
+            for (int g = 0; g <= 24; g++) {
+                const int G = node_seg_rails(g, R, N);
+                int want = N - 1 < R ? N - 1 : R;
+                if (g >= 1 && g < want)
+                    want = g;
+                if (!check(G == want, "N=%d R=%d g=%d: %d rails, want %d", N, R, g, G, want))
+                    continue;
+                int owner[81], total = 0, lo = N, hi = 0;
+                bool ok = true;
+                for (int j = 0; j < N; j++)
+                    owner[j] = -1;
+                for (int i = 0; i < G + 2; i++) { /* beyond G: no distance */
+                    const int m = node_seg_rail_msgs(N, G, i);
+                    ok &= i < G || m == 0;
+                    if (i < G)
+                        lo = m < lo ? m : lo, hi = m > hi ? m : hi;
+                    total += m;
+                    for (int t = 0; t < m; t++) {
+                        const int j = node_seg_rail_dist(G, i, t);
+                        ok &= j >= 1 && j < N && owner[j] < 0 && node_seg_rail_of(j, G) == i;
+                        if (j >= 1 && j < N)
+                            owner[j] = i;
+                    }
+                }
+                for (int j = 1; j < N; j++)
+                    ok &= owner[j] >= 0;
+                ok &= total == N - 1 && (G == 0 || hi - lo <= 1);
+                for (int n = 0; n < N; n++)
+                    for (int j = 1; j < N; j++) {
+                        const int m = node_seg_to(n, j, N);
+                        ok &= m != n && node_seg_from(m, j, N) == n;
+                    }
+                check(ok, "N=%d R=%d g=%d: the rails do not partition the distances", N, R, g);
+            }
+    for (int L = 1; L <= 20; L++) {
+        unsigned char seen[20 * NSEG_FLAG_KINDS] = {0};
+        bool ok = node_seg_flags(L) == L * NSEG_FLAG_KINDS;
+        for (int l = 0; l < L; l++)
+            for (int f = 0; f < NSEG_FLAG_KINDS; f++) {
+                const int x = node_seg_flag(l, (enum node_seg_flag)f);
+                ok &= x >= 0 && x < node_seg_flags(L) && !seen[x];
+                if (x >= 0 && x < node_seg_flags(L))
+                    seen[x] = 1;
+            }
+        check(ok, "L=%d: flag indices", L);
+    }
+}
+
 int main(void)
 {
     unsigned seed = 7;
+    rails();
     int leader_of[P];
     /* every placement of p <= 7 ranks: restricted growth strings */
     for (int p = 1; p <= 7; p++) {

@@ -15,8 +15,7 @@
  * The exchange itself (rounds, message format, scratch arenas, what a
  * mismatched count does) is common/sloav_exchange.h, over all ranks: slot
  * j of a rank is its block in SEND for rank + j, delivered to RECV at
- * rdispls[source].  SLOAVx (sloavx.c) runs the same exchange over node
- * leaders.
+ * rdispls[source].
  *
  * Cost (COST_FORMULA below): the k-1 sub-rounds of a digit share a round
  * and each is one message carrying its blocks' sizes in front of them, so
@@ -101,8 +100,7 @@ double alltoallv_sloav_cost(const struct sched_params *p, const struct cost_para
      * first rounds); unknown volumes: every block the largest. */
     struct sx_shape sh;
     sloav_exchange_shape(p->size, p->radix, p->count, p->count, &sh);
-    const double mean = p->volume_min > 0 ? (double)p->volume_min / (p->size - 1) : (double)p->count;
-    const double excess = p->volume_max > p->volume_min ? (double)(p->volume_max - p->volume_min) : 0;
     return sh.rounds * m->alpha + 2.0 * (double)sh.msgs * m->o +
-           ((double)sh.blocks * (mean + 8) + excess) * m->beta * cost_link_share(p);
+           ((double)sh.blocks * (cost_typical_block(p) + 8) + cost_excess_volume(p)) * m->beta *
+               cost_link_share(p);
 }

@@ -1,74 +1,76 @@
 /*
- * SLOAVx alltoallv (Xu et al., CCGrid 2013): node-aware logarithmic
- * exchange of variable-size blocks.
+ * SLOAVx alltoallv (after Xu et al., CCGrid 2013): node-aware exchange of
+ * variable-size blocks.
  *
- * The ranks of a node pool their data in the node's shared segment; only
- * the node leaders (lowest rank of each node) communicate between nodes,
- * with the SLOAV exchange of common/sloav_exchange.h whose
- * blocks are node-aggregated: one block per pair of nodes instead of one per
- * pair of ranks, so the exchange costs ceil(log_k N) steps over N nodes,
- * not ceil(log_k p) over p ranks, and no byte crosses the network twice
- * because of the node's other ranks.
+ * The ranks of a node pool their blocks in the node's shared segment, laid
+ * out so that everything the node sends to another node is one
+ * node-aggregated block (patterns/node_segment.h), and only such blocks
+ * cross the network: one message per pair of nodes instead of one per pair
+ * of ranks.  G ranks of each node (the rails) share that traffic: node
+ * distance j = 1 .. N-1 belongs to rail (j-1) mod G, which sends its node's
+ * block for node n+j straight out of the segment and receives node n-j's
+ * straight into it, so a rail pays ceil((N-1)/G) message overheads where a
+ * lone leader paid N-1 (or SLOAV's logarithmic exchange over nodes paid
+ * S(N, k) and forwarded every aggregated block D/2 times through the
+ * node's port).  Ranks of a node order their accesses to the segment with
+ * the node's flags (SOP_FLAG_SET / SOP_FLAG_WAIT), not messages: no
+ * per-message overhead inside a node.
  *
- *   1. Every rank writes its send and receive byte counts into the segment's
- *      metadata area; a node barrier (signals through the leader) makes all
- *      of them visible, and every rank derives the same segment layout.
- *   2. Every rank copies its send blocks into the segment's send area, laid
- *      out by destination node, then destination rank, then local source
- *      rank: the block for node m is one contiguous node-aggregated block.
- *      The ranks then tell the leader their blocks are in (a fan-in); blocks
- *      between ranks of the same node are copied straight to their receive
- *      buffers once the leader's last signal says every block is in.
- *   3. The leader exchanges the aggregated blocks with the other leaders;
- *      the block from node n lands in the segment's receive area, laid out
- *      by local destination then source rank, and a signal from the leader
- *      lets each rank copy its blocks out.
+ *   1. Every rank writes its send and receive byte counts into the
+ *      segment's metadata area and sets its COUNTS flag; once every rank's
+ *      is set, every rank derives the same segment layout from them.
+ *   2. Every rank copies its blocks into the send area, in the node-
+ *      aggregated order, and sets READY.  Rails wait for every READY,
+ *      exchange their distances' blocks and set RECEIVED.
+ *   3. Every rank copies the blocks from its own node's ranks out of the
+ *      send area (after every READY) and, after every RECEIVED, its blocks
+ *      from other nodes out of the receive area.
  *
- * The segment holds the metadata (2 L p int64, L ranks on the node), then
- * every byte the node sends, then every byte it receives from other nodes.
- * Nothing in the metadata area is written by a call before every rank of
- * the node has left the previous call's use of it (the first barrier), and
- * the data areas come after it, so successive calls need no extra barrier.
+ * Successive calls.  A run takes one epoch (schedule.h) from the node
+ * state's counter, the same sequence on every rank of the node (SLOAVx is
+ * blocking-only, and calls on the communicators sharing a node state are
+ * ordered alike); the flags live in a window of their own, which a growth
+ * of the segment keeps, and only grow.  No barrier between calls is
+ * needed: a rank writes its counts for call e only after it has seen every
+ * READY of call e-1, set once its writer had read call e-1's metadata; and
+ * it writes the data areas only after every COUNTS of call e, set once its
+ * writer had finished call e-1.
  *
- * Cost (COST_FORMULA below; p ranks on N nodes of L ranks, n the largest
- * block, k the radix over nodes, S and M as in sloav.c but over N
- * participants, the blocks a leader forwards being aggregated, L^2 n bytes
- * each): 4 intra-node signal rounds (a barrier on the counts, the ranks
- * telling the leader their blocks are in, the leader's delivery; none when
- * L = 1), each costing the leader L-1 messages, then the leaders' exchange.
- * Local copies at the memory's cost per byte m (1 / COLIBRI_SHM_BANDWIDTH,
- * what SMPI charges for them): every rank copies its p blocks into the
- * segment and out of it (2 p n); a leader also copies every aggregated
- * block out of the segment into its exchange's scratch and back (2 (N-1)
- * L^2 n; its forwarding between scratch buffers is not counted, as in
- * sloav).
+ * Erroneous programs (a sender's count differs from its receiver's): every
+ * rail message is posted even when empty (a zero-byte message then), so no
+ * rail waits for a message that never comes.  A longer message than its
+ * receiver expects is MPI's truncation error on that rail, whose node's
+ * other ranks then wait for its RECEIVED flag: such a program may hang
+ * (SLOAV, whose messages carry their sizes, runs out and reports it).
+ *
+ * Cost (COST_FORMULA below; p ranks on N nodes of at most L and at least R
+ * ranks, n the largest block, G = min(k, R, N-1) rails): one round of rail
+ * messages, ceil((N-1)/G) each way on the busiest rail; the node's port
+ * carries every byte the node sends once, (N-1) L^2 n; every rank copies
+ * its p blocks into the segment and its p blocks out (2 p n at the shared
+ * memory's B per byte); 3 flag hand-offs s (counts, blocks, received).
+ * One node: the 2 hand-offs and the copies only.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../patterns/node_reduce.h"
 #include "../../patterns/node_segment.h"
 #include "../../patterns/nodes.h"
 #include "../algorithm.h"
-#include "../common/sloav_exchange.h"
-#include "../../patterns/radix.h"
 
 COST_FORMULA(alltoallv, sloavx,
-             "(r + D + X) a + (2 (S + Y) + 4 (L-1)) o + M (L^2 n + 8) b + (2 p n + 2 (N-1) L^2 n) m "
-             "over N nodes of L ranks, r = 4 node signal rounds (0 when L = 1), D = ceil(log_k "
-             "N) (N = 1: r a + 2 p n m); S, M, X, Y as sloav with N for p (leaders' exchange of "
-             "node-aggregated blocks); m = 1 / COLIBRI_SHM_BANDWIDTH per byte copied");
+             "a + 2 ceil((N-1)/G) o + (N-1) L^2 n b + 2 p n B + 3 s over N nodes of L ranks (at "
+             "least R), G = min(k, R, N-1) rails per node (k: COLIBRI_RADIX, else tuned with o); "
+             "N = 1: 2 s + 2 p n B; B and s on-node copy per byte and flag hand-off");
 
 struct sloavx {
-    int p, me, li, nloc, node, n_nodes, leader, radix;
+    int p, me, li, nloc, node, n_nodes, rails;
     int *node_of, *node_start, *node_ranks;   /* the layout, copied */
     int64_t *sc, *sd, *rc, *rd;               /* this rank's counts, copied */
     int64_t *send_off, *recv_off, *local_off; /* segment offsets (node_seg_offsets) */
     int64_t *meta;                            /* nloc x 2p: the node's counts */
-    int64_t send_at, recv_at;                 /* segment offsets of the data areas */
-    int64_t max_block;                        /* agreed largest block (0: unknown) */
     int stage;
-    bool bruck;                               /* leader of a multi-node exchange */
-    struct sloav_exchange vb;
 };
 
 static void sloavx_free(void *state)
@@ -76,158 +78,122 @@ static void sloavx_free(void *state)
     struct sloavx *x = state;
     if (!x)
         return;
-    sloav_exchange_free(&x->vb);
     free(x->node_of);
     free(x->sc);
     free(x->meta);
     free(x);
 }
 
-/* The node's segment as every rank of it sees it (patterns/node_segment.h). */
-static struct node_seg seg_of(const struct sloavx *x)
+/* Copies out of the segment, consecutive ones that continue each other on
+ * both sides merged (a rank's blocks from one node's ranks lie back to
+ * back in the receive area, and usually in its receive buffer): fewer
+ * operations, the same bytes. */
+struct copy_run {
+    int64_t src, dst, len;
+};
+static void copy_out(struct schedule *s, struct copy_run *c, int64_t src, int64_t dst, int64_t len)
 {
-    return (struct node_seg){x->meta, x->p, x->nloc, x->node, x->n_nodes,
-                             x->node_of, x->node_start, x->node_ranks};
-}
-
-/* Every non-leader tells the leader, the leader waits for all: one round. */
-static void to_leader(struct sloavx *x, struct schedule *s)
-{
-    if (x->li != 0)
-        sched_signal(s, x->leader);
-    for (int i = 1; x->li == 0 && i < x->nloc; i++)
-        sched_await(s, x->node_ranks[x->node_start[x->node] + i]);
-}
-
-/* The leader tells every non-leader (ops only; the caller closes the round). */
-static void from_leader(struct sloavx *x, struct schedule *s)
-{
-    if (x->li != 0)
-        sched_await(s, x->leader);
-    for (int i = 1; x->li == 0 && i < x->nloc; i++)
-        sched_signal(s, x->node_ranks[x->node_start[x->node] + i]);
-}
-
-/* Copies the blocks from ranks of this node straight out of the segment. */
-static void node_internal(struct sloavx *x, struct schedule *s)
-{
-    for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
-        int src = x->node_ranks[q];
-        sched_copy(s, BUF_SHM, x->local_off[q - x->node_start[x->node]], BUF_RECV, x->rd[src],
-                   x->rc[src]);
+    if (len > 0 && c->len > 0 && c->src + c->len == src && c->dst + c->len == dst) {
+        c->len += len;
+        return;
     }
+    sched_copy(s, BUF_SHM, c->src, BUF_RECV, c->dst, c->len);
+    *c = (struct copy_run){src, dst, len};
 }
 
-/* Stage 1: the node's counts are published; lay out the segment, publish
- * this rank's blocks, copy the node-internal ones.  Returns -1 when out of
- * memory. */
-static int publish(struct sloavx *x, struct schedule *s, void *const buf[])
+/* Waits for flag f of every local rank but this one (l < n). */
+static void wait_all(struct sloavx *x, struct schedule *s, enum node_seg_flag f, int n)
 {
-    int p = x->p;
-    memcpy(x->meta, (char *)buf[BUF_SHM], (size_t)x->nloc * 2 * (size_t)p * sizeof *x->meta);
-    const struct node_seg seg = seg_of(x);
-    /* The same on every rank of the node: all read the same metadata. */
-    node_seg_areas(&seg, &x->send_at, &x->recv_at, &s->shm_bytes);
-    node_seg_offsets(&seg, x->li, x->me, x->send_at, x->recv_at, x->send_off, x->local_off,
-                     x->recv_off);
+    for (int l = 0; l < n; l++)
+        if (l != x->li)
+            sched_flag_wait(s, 0, node_seg_flag(l, f), 0);
+}
 
-    for (int d = 0; d < p; d++)
-        sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
-    sched_round(s);
-    to_leader(x, s);
-    sched_round(s);
-    /* The leader has seen every rank's blocks land; the others learn it
-     * from the leader's last signal (deliver), which saves a fan-out here.
-     * Alone on its node a rank has no later signal: it waits here. */
-    if (x->n_nodes == 1)
-        from_leader(x, s);
-    if (x->n_nodes == 1 || x->li == 0)
-        node_internal(x, s);
-    if (!x->bruck)
-        return 0;
-
-    /* The leader's exchange: node m's aggregated block is the send area's
-     * span for node m; node n's lands in the receive area's span for n. */
-    int N = x->n_nodes;
-    struct sx_block *blk = malloc(2 * (size_t)N * sizeof *blk);
-    int *leaders = malloc((size_t)N * sizeof *leaders);
+/* This rail's messages: for each of its distances j, the node's block for
+ * node + j out of the send area, node - j's into the receive area. */
+static int rail_exchange(struct sloavx *x, struct schedule *s, const struct node_seg *g,
+                         int64_t send_at, int64_t recv_at)
+{
+    const int N = x->n_nodes, G = x->rails;
     int64_t *span = malloc(4 * (size_t)N * sizeof *span);
-    if (!blk || !leaders || !span) {
-        free(blk);
-        free(leaders);
-        free(span);
+    if (!span)
         return -1;
-    }
-    node_seg_blocks(&seg, x->send_at, x->recv_at, span, span + N, span + 2 * N, span + 3 * N);
-    for (int m = 0; m < N; m++) {
-        leaders[m] = x->node_ranks[x->node_start[m]];
-        blk[m] = (struct sx_block){BUF_SHM, span[m], span[N + m]};
-        blk[N + m] = (struct sx_block){BUF_SHM, span[2 * N + m], span[3 * N + m]};
+    int64_t *so = span, *sl = span + N, *ro = span + 2 * N, *rl = span + 3 * N;
+    node_seg_blocks(g, send_at, recv_at, so, sl, ro, rl);
+    sched_round(s); /* after every READY */
+    for (int t = 0; t < node_seg_rail_msgs(N, G, x->li); t++) {
+        const int j = node_seg_rail_dist(G, x->li, t);
+        const int to = node_seg_to(x->node, j, N), from = node_seg_from(x->node, j, N);
+        const int peer_to = x->node_ranks[x->node_start[to] + x->li];
+        const int peer_from = x->node_ranks[x->node_start[from] + x->li];
+        if (rl[from] > 0)
+            sched_recv(s, peer_from, BUF_SHM, ro[from], rl[from]);
+        else
+            sched_await(s, peer_from);
+        if (sl[to] > 0)
+            sched_send(s, peer_to, BUF_SHM, so[to], sl[to]);
+        else
+            sched_signal(s, peer_to);
     }
     free(span);
-    /* An aggregated block is at most L^2 of the largest block (agreed by
-     * automatic selection, else 0: unknown). */
-    int64_t L = node_max_ranks(N, x->node_start);
-    struct sloav_group g = {N, x->node, leaders, x->radix, blk, blk + N, false, x->max_block * L * L};
-    int rc = sloav_exchange_init(&x->vb, &g);
-    free(blk);
-    free(leaders);
-    if (rc != 0)
-        return -1;
-    /* Round B of the exchange: packing the outgoing slots, in the round
-     * that publishes the node's blocks (they are all in the segment). */
-    sloav_exchange_start(&x->vb, s);
+    sched_flag_set(s, 0, node_seg_flag(x->li, NSEG_RECEIVED));
     return 0;
 }
 
-/* The last round: blocks from other nodes are in the receive area. */
-static void deliver(struct sloavx *x, struct schedule *s)
+/* Stage 1: every rank's counts are in; lay out the segment and append the
+ * rest of the schedule.  Returns -1 when out of memory. */
+static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
 {
-    from_leader(x, s);
-    if (x->li != 0)
-        node_internal(x, s);
-    for (int r = 0; r < x->p; r++)
+    const int p = x->p;
+    memcpy(x->meta, (char *)buf[BUF_SHM], (size_t)x->nloc * 2 * (size_t)p * sizeof *x->meta);
+    const struct node_seg g = {x->meta, p, x->nloc, x->node, x->n_nodes,
+                               x->node_of, x->node_start, x->node_ranks};
+    int64_t send_at, recv_at;
+    /* The same on every rank of the node: all read the same metadata. */
+    node_seg_areas(&g, &send_at, &recv_at, &s->shm_bytes);
+    node_seg_offsets(&g, x->li, x->me, send_at, recv_at, x->send_off, x->local_off, x->recv_off);
+
+    for (int d = 0; d < p; d++)
+        sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
+    sched_flag_set(s, 0, node_seg_flag(x->li, NSEG_READY));
+    wait_all(x, s, NSEG_READY, x->nloc);
+    if (x->li < x->rails && rail_exchange(x, s, &g, send_at, recv_at) != 0)
+        return -1;
+    /* From this node's ranks (every READY seen), then from the others'
+     * (every RECEIVED). */
+    for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
+        const int src = x->node_ranks[q];
+        sched_copy(s, BUF_SHM, x->local_off[q - x->node_start[x->node]], BUF_RECV, x->rd[src],
+                   x->rc[src]);
+    }
+    wait_all(x, s, NSEG_RECEIVED, x->rails);
+    struct copy_run run = {0, 0, 0};
+    for (int q = 0; q < p; q++) {
+        const int r = x->node_ranks[q]; /* node by node: the receive area's order */
         if (x->node_of[r] != x->node)
-            sched_copy(s, BUF_SHM, x->recv_off[r], BUF_RECV, x->rd[r], x->rc[r]);
+            copy_out(s, &run, x->recv_off[r], x->rd[r], x->rc[r]);
+    }
+    copy_out(s, &run, 0, 0, 0);
     sched_round(s);
+    return 0;
 }
 
 static int sloavx_resume(struct schedule *s, void *const buf[])
 {
     struct sloavx *x = s->state;
-    int64_t p = x->p;
+    const int64_t p = x->p;
     if (x->stage == 0) {
-        /* Counts into this rank's metadata slot, then a node barrier. */
+        /* Counts into this rank's metadata area, then every rank's. */
         memcpy((int64_t *)buf[BUF_SHM] + x->li * 2 * p, x->sc, (size_t)p * sizeof *x->sc);
         memcpy((int64_t *)buf[BUF_SHM] + x->li * 2 * p + p, x->rc, (size_t)p * sizeof *x->rc);
-        to_leader(x, s);
-        sched_round(s);
-        from_leader(x, s);
+        sched_flag_set(s, 0, node_seg_flag(x->li, NSEG_COUNTS));
+        wait_all(x, s, NSEG_COUNTS, x->nloc);
         sched_round(s);
         x->stage = 1;
-        if (x->nloc > 1)
-            return 0;
-        /* Alone on the node: nothing to wait for, go on. */
-    }
-    if (x->stage == 1) {
-        if (publish(x, s, buf) != 0)
-            return -1;
-        if (!x->bruck)
-            sched_round(s);
-        x->stage = 2;
-        if (x->n_nodes == 1) {
-            s->resume = NULL;
-        } else if (!x->bruck) {
-            deliver(x, s);
-            s->resume = NULL;
-        }
         return 0;
     }
-    if (sloav_exchange_round(&x->vb, s, buf)) {
-        deliver(x, s);
-        s->resume = NULL;
-    }
-    return 0;
+    s->resume = NULL;
+    return exchange(x, s, buf);
 }
 
 int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
@@ -243,7 +209,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     x->sc = malloc(7 * (size_t)P * sizeof *x->sc);
     if (!x->node_of || !x->sc)
         return -1;
-    x->p = P, x->me = p->rank, x->radix = p->radix, x->max_block = p->count;
+    x->p = P, x->me = p->rank;
     x->n_nodes = l->n_nodes;
     x->node_start = x->node_of + P;
     x->node_ranks = x->node_start + l->n_nodes + 1;
@@ -253,8 +219,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     x->node = l->node_of[p->rank];
     x->li = l->local_index[p->rank];
     x->nloc = l->node_start[x->node + 1] - l->node_start[x->node];
-    x->leader = l->node_ranks[l->node_start[x->node]];
-    x->bruck = x->li == 0 && x->n_nodes > 1;
+    x->rails = node_seg_rails(p->radix, node_fewest(l->n_nodes, l->node_start), l->n_nodes);
     x->sd = x->sc + P, x->rc = x->sc + 2 * P, x->rd = x->sc + 3 * P;
     x->send_off = x->sc + 4 * P, x->recv_off = x->sc + 5 * P, x->local_off = x->sc + 6 * P;
     memcpy(x->sc, p->scounts, (size_t)P * sizeof *x->sc);
@@ -264,27 +229,27 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     x->meta = malloc((size_t)x->nloc * 2 * (size_t)P * sizeof *x->meta);
     if (!x->meta)
         return -1;
-    /* The metadata area is written before the first round: the runtime
-     * grows the segment to shm_bytes before the first resume. */
+    /* The metadata area is written by the first resume: the runtime grows
+     * the segment to shm_bytes before it. */
     s->shm_bytes = node_meta_bytes(x->nloc, P);
+    s->shm_epochs = 1;
     s->resume = sloavx_resume;
     return 0;
 }
 
 double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    int P = p->size, N = p->layout ? p->layout->n_nodes : P;
-    double L = (double)P / N, signals = L > 1 ? 4 : 0;
-    const double copies = 2.0 * P * (double)p->count * m->shm_beta;
+    const struct node_layout *l = p->layout;
+    const int P = p->size, N = l ? l->n_nodes : P;
+    /* n: a typical block; the busiest rank's excess crosses the port and
+     * the segment once more (cost_excess_volume: skewed sizes) */
+    const double L = l ? node_max_ranks(N, l->node_start) : 1, n = cost_typical_block(p);
+    const double excess = cost_excess_volume(p);
+    const double copies = (2.0 * P * n + 2 * excess) * m->shm_beta;
     if (N == 1)
-        return signals * m->alpha + copies;
-    /* Aggregated blocks: L x L blocks of p->count (the largest) bytes. */
-    int64_t block = (int64_t)(L * L * (double)p->count);
-    struct sx_shape sh;
-    sloav_exchange_shape(N, p->radix, block, block, &sh);
-    /* The leader's exchange, and 2 signals to and 1 from each of its
-     * L - 1 ranks. */
-    return (signals + sh.rounds) * m->alpha + (2.0 * (double)sh.msgs + 4 * (L - 1)) * m->o +
-           (double)sh.blocks * (double)(block + 8) * m->beta + copies +
-           2.0 * (N - 1) * (double)block * m->shm_beta;
+        return 2 * m->shm_alpha + copies;
+    const int G = node_seg_rails(p->radix, l ? node_fewest(N, l->node_start) : 1, N);
+    const double msgs = (double)((N - 1 + G - 1) / G);
+    return m->alpha + 2 * msgs * m->o + ((N - 1) * L * L * n + excess) * m->beta + copies +
+           3 * m->shm_alpha;
 }

@@ -7,9 +7,10 @@
  * n participants (ranks rank_of[0..n-1] of the communicator) each hold one
  * block for every participant, anywhere in the schedule's buffers, and say
  * where each block they receive goes.  Flat SLOAV (alltoallv/sloav.c) runs
- * it over all ranks with blocks in SEND and RECV; SLOAVx (alltoallv/
- * sloavx.c) over the node leaders with node-aggregated blocks in the node's
- * shared segment.
+ * it over all ranks with blocks in SEND and RECV.  (SLOAVx no longer
+ * runs it over node leaders: with node-aggregated blocks of L^2 n bytes
+ * the forwarding costs the node's port more than the messages it saves;
+ * alltoallv/sloavx.c.)
  *
  * Messages.  The k-1 sub-rounds of digit d (one per value v of the digit)
  * run in one round, each ONE message to the peer me + v k^d:

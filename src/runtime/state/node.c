@@ -13,6 +13,7 @@
 
 #include "../../config/config.h"
 #include "../../patterns/node_reduce.h"
+#include "../../patterns/node_segment.h"
 #include "../../patterns/nodes.h"
 #include "node.h"
 #include "setup.h"
@@ -210,6 +211,87 @@ int node_segment_grow(struct node_segment *seg, int64_t bytes)
     return rc;
 }
 
+/* A window of `flag_bytes` (header and flags, zeroed) then `data` bytes on
+ * the node's communicator, allocated by its rank 0, collectively; *shm is
+ * its cache-line-aligned start, *bytes what rank 0 allocated. */
+static int flag_window(MPI_Comm comm, int64_t flag_bytes, int64_t data, MPI_Win *win, void **shm,
+                       int64_t *bytes)
+{
+    int node_rank = 0;
+    int rc = PMPI_Comm_rank(comm, &node_rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* + a cache line: the window's base need not be aligned (Open MPI's
+     * was 8 mod 16, misaligning long doubles), ours is */
+    *bytes = NODE_FLAG_STRIDE + flag_bytes + data;
+    void *base;
+    rc = PMPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)*bytes : 0, 1, MPI_INFO_NULL, comm,
+                                  &base, win);
+    setup_count_collective(0);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Aint got;
+    int disp;
+    rc = PMPI_Win_shared_query(*win, 0, &got, &disp, shm);
+    if (rc == MPI_SUCCESS && got < *bytes)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) /* the same offset on every rank: it is the segment's */
+        *shm = (char *)*shm + (NODE_FLAG_STRIDE - (uintptr_t)*shm % NODE_FLAG_STRIDE) % NODE_FLAG_STRIDE;
+    /* Flags start at 0, below every epoch (from 1): zeroed by the
+     * owner before anyone may read them. */
+    if (rc == MPI_SUCCESS && node_rank == 0) {
+        memset(*shm, 0, (size_t)flag_bytes);
+#ifdef COLIBRI_SMPI
+        /* Simulated ranks only switch at simulation calls, and a
+         * polling sleep costs the simulator a CPU action each time:
+         * flag waits sleep on the node's condition instead. */
+        void **sim = *shm;
+        sim[0] = sg_mutex_init();
+        sim[1] = sg_cond_init();
+#endif
+    }
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Barrier(comm);
+    if (rc != MPI_SUCCESS) {
+        PMPI_Win_free(win);
+        return rc;
+    }
+    if (node_rank == 0)
+        setup_stats.shm_bytes += *bytes;
+    return MPI_SUCCESS;
+}
+
+/* Frees a flag_window (collective over the node: no rank uses it after). */
+static void flag_window_free(MPI_Comm comm, MPI_Win *win, void *header, int64_t bytes)
+{
+    int node_rank = 1;
+    PMPI_Comm_rank(comm, &node_rank);
+#ifdef COLIBRI_SMPI
+    void *sim[2] = {((void **)header)[0], ((void **)header)[1]};
+#else
+    (void)header;
+#endif
+    if (node_rank == 0)
+        setup_stats.shm_bytes -= bytes;
+    PMPI_Win_free(win);
+#ifdef COLIBRI_SMPI
+    if (node_rank == 0) {
+        sg_cond_destroy(sim[1]);
+        sg_mutex_destroy(sim[0]);
+    }
+#endif
+}
+
+/* Binds the flag-related fields of seg to a window made by flag_window. */
+static void bind_flags(struct node_segment *seg, void *header, unsigned char *flags,
+                       uint64_t *epoch)
+{
+    seg->flags = flags;
+    seg->epoch = epoch;
+    seg->sim_mutex = ((void **)header)[0];
+    seg->sim_cond = ((void **)header)[1];
+}
+
 int node_segment_attach(struct comm_state *cs, struct node_segment *seg)
 {
     if (!cs->grp->layout_mem)
@@ -220,9 +302,24 @@ int node_segment_attach(struct comm_state *cs, struct node_segment *seg)
         if (rc != MPI_SUCCESS)
             return rc;
     }
+    if (!ns->flags) {
+        int nloc = 0;
+        int rc = PMPI_Comm_size(ns->comm, &nloc);
+        const int64_t flag_bytes = NODE_HEADER_BYTES + (int64_t)node_seg_flags(nloc) * NODE_FLAG_STRIDE;
+        void *shm;
+        if (rc == MPI_SUCCESS)
+            rc = flag_window(ns->comm, flag_bytes, 0, &ns->flag_win, &shm, &ns->flag_bytes);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        ns->header = shm;
+        ns->flags = (unsigned char *)shm + NODE_HEADER_BYTES;
+        ns->epoch = 1;
+    }
     seg->cs = cs;
     seg->base = ns->shm;
     seg->size = ns->size;
+    seg->slot_flags = 0;
+    bind_flags(seg, ns->header, ns->flags, &ns->epoch);
     return MPI_SUCCESS;
 }
 
@@ -234,69 +331,30 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
             return MPI_ERR_INTERN;
         struct node_state *ns = &cs->own_node;
         int rc = ns->comm == MPI_COMM_NULL ? node_comm_create(cs, ns) : MPI_SUCCESS;
-        int node_rank = 0;
         if (rc == MPI_SUCCESS)
             rc = PMPI_Comm_size(ns->comm, &r->nloc);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Comm_rank(ns->comm, &node_rank);
         if (rc != MPI_SUCCESS)
             return rc;
         const int64_t flag_bytes = NODE_HEADER_BYTES +
             (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) * NODE_FLAG_STRIDE;
         const int64_t data = config_get()->node_shm_bytes > 0 ? config_get()->node_shm_bytes : 0;
-        /* + a cache line: the window's base need not be aligned (Open MPI's
-         * was 8 mod 16, misaligning long doubles), ours is */
-        const int64_t bytes = NODE_FLAG_STRIDE + flag_bytes + data;
-        void *base, *shm;
-        MPI_Win win;
-        rc = PMPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL,
-                                      ns->comm, &base, &win);
-        setup_count_collective(0);
+        void *shm;
+        int64_t bytes;
+        rc = flag_window(ns->comm, flag_bytes, data, &r->win, &shm, &bytes);
         if (rc != MPI_SUCCESS)
             return rc;
-        MPI_Aint got;
-        int disp;
-        rc = PMPI_Win_shared_query(win, 0, &got, &disp, &shm);
-        if (rc == MPI_SUCCESS && got < bytes)
-            rc = MPI_ERR_NO_MEM;
-        if (rc == MPI_SUCCESS) /* the same offset on every rank: it is the segment's */
-            shm = (char *)shm + (NODE_FLAG_STRIDE - (uintptr_t)shm % NODE_FLAG_STRIDE) % NODE_FLAG_STRIDE;
-        /* Flags start at 0, below every epoch (from 1): zeroed by the
-         * owner before anyone may read them. */
-        if (rc == MPI_SUCCESS && node_rank == 0) {
-            memset(shm, 0, (size_t)flag_bytes);
-#ifdef COLIBRI_SMPI
-            /* Simulated ranks only switch at simulation calls, and a
-             * polling sleep costs the simulator a CPU action each time:
-             * flag waits sleep on the node's condition instead. */
-            void **sim = shm;
-            sim[0] = sg_mutex_init();
-            sim[1] = sg_cond_init();
-#endif
-        }
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Barrier(ns->comm);
-        if (rc != MPI_SUCCESS) {
-            PMPI_Win_free(&win);
-            return rc;
-        }
-        r->win = win;
         r->header = shm;
         r->flags = (unsigned char *)shm + NODE_HEADER_BYTES;
         r->data = (char *)shm + flag_bytes;
         r->data_bytes = data;
+        r->bytes = bytes;
         r->epoch = 1;
-        if (node_rank == 0)
-            setup_stats.shm_bytes += bytes;
     }
     seg->cs = cs;
     seg->base = r->data;
     seg->size = r->data_bytes;
-    seg->flags = r->flags;
     seg->slot_flags = node_slot_flags(r->nloc);
-    seg->epoch = &r->epoch;
-    seg->sim_mutex = ((void **)r->header)[0];
-    seg->sim_cond = ((void **)r->header)[1];
+    bind_flags(seg, r->header, r->flags, &r->epoch);
     return MPI_SUCCESS;
 }
 
@@ -305,25 +363,8 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
 static void reduction_release(struct comm_state *cs, int finalized)
 {
     struct node_reduction *r = &cs->red;
-    if (r->flags && !finalized) {
-        int node_rank = 1;
-        PMPI_Comm_rank(cs->own_node.comm, &node_rank);
-#ifdef COLIBRI_SMPI
-        void *sim[2] = {((void **)r->header)[0], ((void **)r->header)[1]};
-#endif
-        if (node_rank == 0)
-            setup_stats.shm_bytes -= NODE_FLAG_STRIDE + NODE_HEADER_BYTES +
-                                     (int64_t)NODE_SLOTS * node_slot_flags(r->nloc) *
-                                         NODE_FLAG_STRIDE +
-                                     r->data_bytes;
-        PMPI_Win_free(&r->win); /* collective: no rank of the node uses them after */
-#ifdef COLIBRI_SMPI
-        if (node_rank == 0) {
-            sg_cond_destroy(sim[1]);
-            sg_mutex_destroy(sim[0]);
-        }
-#endif
-    }
+    if (r->flags && !finalized)
+        flag_window_free(cs->own_node.comm, &r->win, r->header, r->bytes);
     r->flags = NULL;
     r->data = NULL;
     if (cs->node != &cs->own_node && cs->own_node.comm != MPI_COMM_NULL) {
@@ -347,6 +388,9 @@ void node_state_release(struct comm_state *cs)
         setup_stats.shm_bytes -= own_share(ns);
         PMPI_Win_free(&ns->win);
     }
+    if (!finalized && ns->flags)
+        flag_window_free(ns->comm, &ns->flag_win, ns->header, ns->flag_bytes);
+    ns->flags = NULL;
     if (!finalized && ns->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&ns->comm);
     ns->comm = MPI_COMM_NULL;

@@ -21,16 +21,17 @@
 int node_layout_get(struct comm_state *cs, const struct node_layout **out);
 
 /* A call's view of its node's shared segment: the node state's growable
- * one (SLOAVx), or the communicator's reduction segment, whose slots and
- * flags (patterns/node_reduce.h) the executor addresses. */
+ * one (SLOAVx: its flags, patterns/node_segment.h, in a window of their own
+ * that growing keeps, no slots), or the communicator's reduction segment,
+ * whose slots and flags (patterns/node_reduce.h) the executor addresses. */
 struct node_segment {
     struct comm_state *cs; /* NULL: not bound */
     void *base;
     int64_t size;          /* bytes; 0 until the first node_segment_grow */
-    /* Reduction segment only (flags NULL otherwise). */
+    /* The flags (both segments), and the reduction segment's slots. */
     unsigned char *flags;
     int64_t slot_elems;    /* a slot's data, in elements of the call's type */
-    int slot_flags;
+    int slot_flags;        /* 0: no slots */
     uint64_t *epoch;
     /* SMPI builds: the node's SimGrid mutex and condition, on which flag
      * waits sleep until a flag is set (node.c); NULL elsewhere. */
@@ -46,7 +47,8 @@ struct node_segment {
 
 /* Binds seg to the communicator's node segment (needs node_layout_get
  * first).  The first call on a node state creates the node's communicator
- * if the layout exchange did not (collective over the node's ranks only).
+ * if the layout exchange did not, and the segment's flag window (collective
+ * over the node's ranks only).
  * node_segment_grow (re)allocates the segment with at least `bytes`,
  * collectively over the node, without keeping its contents: the executor
  * calls it when a schedule's round needs more than seg->size (the schedule

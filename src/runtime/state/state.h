@@ -29,6 +29,15 @@ struct node_state {
     void *shm;        /* the segment, contiguous across the node's ranks */
     int64_t size;
     int users;        /* communicator states using it */
+    /* The segment's flags (patterns/node_segment.h), a window of their own
+     * that a growth of the segment keeps, created with the first segment:
+     * valid while flags != NULL.  `epoch` counts the runs of the
+     * schedules using them (schedule.h, SOP_FLAG_SET). */
+    MPI_Win flag_win;
+    void *header;     /* the window's first NODE_HEADER_BYTES (node.h) */
+    unsigned char *flags;
+    int64_t flag_bytes;
+    uint64_t epoch;
 };
 
 /* What depends only on a communicator's group, shared by every communicator
@@ -104,6 +113,7 @@ struct comm_state {
         unsigned char *flags; /* NODE_SLOTS x node_slot_flags(L) counters, a cache line each */
         char *data;           /* node_shm_bytes of slots after the flags */
         int64_t data_bytes;
+        int64_t bytes;        /* what the node's first rank allocated */
         int nloc;             /* ranks on this node */
         uint64_t epoch;
     } red;
