@@ -1033,4 +1033,20 @@ static inline int h_finish(void)
     return total[1] != 0;
 }
 
+/* Tuning rules in force on every rank: rank 0 writes them to `path`, all
+ * point COLIBRI_TUNING at it and reload. */
+static inline void h_use_rules(const char *path, const char *rules)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        FILE *f = fopen(path, "w");
+        fputs(rules, f);
+        fclose(f);
+    }
+    PMPI_Barrier(MPI_COMM_WORLD);
+    setenv("COLIBRI_TUNING", path, 1);
+    colibri_config_reload();
+}
+
 #endif

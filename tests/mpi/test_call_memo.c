@@ -123,17 +123,7 @@ static void user_handles(void)
 }
 
 /* Every rank reads the same file: rank 0 writes it, all reload. */
-static void use_rules(const char *rules)
-{
-    if (rank == 0) {
-        FILE *f = fopen(path, "w");
-        fputs(rules, f);
-        fclose(f);
-    }
-    PMPI_Barrier(MPI_COMM_WORLD);
-    setenv("COLIBRI_TUNING", path, 1);
-    colibri_config_reload();
-}
+static void use_rules(const char *rules) { h_use_rules(path, rules); }
 
 static void configuration(void)
 {

@@ -15,17 +15,7 @@ static int rank, size;
 static char path[256];
 
 /* Every rank reads the same file: rank 0 writes it, all reload. */
-static void use_rules(const char *rules)
-{
-    if (rank == 0) {
-        FILE *f = fopen(path, "w");
-        fputs(rules, f);
-        fclose(f);
-    }
-    PMPI_Barrier(MPI_COMM_WORLD);
-    setenv("COLIBRI_TUNING", path, 1);
-    colibri_config_reload();
-}
+static void use_rules(const char *rules) { h_use_rules(path, rules); }
 
 /* What auto runs for an allreduce of n doubles on comm without any rule
  * (colibri_select cannot say: it knows no communicator, so not the node

@@ -26,8 +26,6 @@
  * flat allreduce of n / R bytes over N ranks, its bandwidth term paid R
  * times (R rails share a port).
  */
-#include <stdlib.h>
-
 #include "../common/node_phases.h"
 
 COST_FORMULA(allreduce, node_split_rail,
@@ -37,39 +35,11 @@ COST_FORMULA(allreduce, node_split_rail,
 
 int allreduce_node_split_rail_build(const struct sched_params *p, struct schedule *s)
 {
-    struct node_view v;
-    node_view_init(&v, p);
-    const int in = p->in_place ? BUF_RECV : BUF_SEND;
-    const int64_t chunks = node_chunks(p->count, v.C);
-    int *rail = node_rail(&v, v.li);
-    if (!rail)
-        return -1;
-    const struct sched_params sub = node_sub_params(p, 0);
-    for (int64_t k = 0; k < chunks; k++) {
-        const int u = (int)k;
-        const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
-        if (node_rail_chunk(s, &v, p, u, in, at, m, sub, rail) != 0) {
-            free(rail);
-            return -1;
-        }
-        node_wait(s, &v, u, NODE_REDUCED, 0, v.R);
-        sched_copy_slot(s, u, BUF_SHM, node_output(v.L, v.C), BUF_RECV, at, m);
-        node_set(s, &v, u, NODE_DONE);
-        sched_round(s);
-    }
-    free(rail);
-    s->shm_epochs = chunks;
-    return s->oom ? -1 : 0;
+    return node_rail_schedule(p, s, p->in_place ? BUF_RECV : BUF_SEND, node_sub_params(p, 0),
+                              true);
 }
 
 double allreduce_node_split_rail_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const struct node_layout *l = p->layout;
-    const int N = l->n_nodes, L = node_max_ranks(N, l->node_start);
-    const int R = node_fewest(N, l->node_start);
-    const double n = (double)p->count * (double)p->elem_size;
-    struct sched_params sub = node_sub_params(p, (p->count + R - 1) / R);
-    sub.size = N, sub.in_place = true;
-    return cost_node_local(m, n, n, (double)(L - 1) * n / R, 3) +
-           cost_node_inner(p->inner_cost, &sub, m, R);
+    return node_rail_cost(p, m, 3);
 }

@@ -125,9 +125,10 @@ int *node_rail(const struct node_view *v, int li)
     return rail;
 }
 
-int node_rail_chunk(struct schedule *s, const struct node_view *v, const struct sched_params *p,
-                    int u, int in, int64_t at, int64_t m, struct sched_params sub,
-                    const int *rail)
+/* Use u of a split-rail run: the chunk of m elements at `at` (node_rail_schedule). */
+static int node_rail_chunk(struct schedule *s, const struct node_view *v,
+                           const struct sched_params *p, int u, int in, int64_t at, int64_t m,
+                           struct sched_params sub, const int *rail)
 {
     node_publish(s, v, u, in, at, m);
     if (v->li >= v->R)
@@ -142,4 +143,44 @@ int node_rail_chunk(struct schedule *s, const struct node_view *v, const struct 
     }
     node_set(s, v, u, NODE_REDUCED);
     return 0;
+}
+
+int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
+                       struct sched_params sub, bool copy_out)
+{
+    struct node_view v;
+    node_view_init(&v, p);
+    const int64_t chunks = node_chunks(p->count, v.C);
+    int *rail = node_rail(&v, v.li);
+    if (!rail)
+        return -1;
+    for (int64_t k = 0; k < chunks; k++) {
+        const int u = (int)k;
+        const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
+        if (node_rail_chunk(s, &v, p, u, in, at, m, sub, rail) != 0) {
+            free(rail);
+            return -1;
+        }
+        if (copy_out) {
+            node_wait(s, &v, u, NODE_REDUCED, 0, v.R);
+            sched_copy_slot(s, u, BUF_SHM, node_output(v.L, v.C), BUF_RECV, at, m);
+        }
+        node_set(s, &v, u, NODE_DONE);
+        sched_round(s);
+    }
+    free(rail);
+    s->shm_epochs = chunks;
+    return s->oom ? -1 : 0;
+}
+
+double node_rail_cost(const struct sched_params *p, const struct cost_params *m, int syncs)
+{
+    const struct node_layout *l = p->layout;
+    const int N = l->n_nodes, L = node_max_ranks(N, l->node_start);
+    const int R = node_fewest(N, l->node_start);
+    const double n = (double)p->count * (double)p->elem_size;
+    struct sched_params sub = node_sub_params(p, (p->count + R - 1) / R);
+    sub.size = N, sub.in_place = true;
+    return cost_node_local(m, n, n, (double)(L - 1) * n / R, syncs) +
+           cost_node_inner(p->inner_cost, &sub, m, R);
 }

@@ -60,15 +60,18 @@ void node_wait(struct schedule *s, const struct node_view *v, int u, enum node_f
 int node_embed(struct schedule *s, sched_build_fn inner, const struct sched_params *sub,
                const int *group, int u, int sbuf, int64_t soff, int rbuf, int64_t roff);
 
-/* Use u of a split-rail allreduce or reduce: publish this rank's m
- * elements from (in, at); rank li < R of the node then reduces its slice
- * of the chunk from all the node's inputs into the output area, runs
- * `inner` over the nodes' rank li (rail[], N entries) in place there
- * (sub: its root, if any; count, rank, size and in_place are set here)
- * and says REDUCED.  Returns 0, or -1 when out of memory. */
-int node_rail_chunk(struct schedule *s, const struct node_view *v, const struct sched_params *p,
-                    int u, int in, int64_t at, int64_t m, struct sched_params sub,
-                    const int *rail);
+/* The split-rail schedule of allreduce and reduce (their files say how),
+ * chunk after chunk: every rank publishes its chunk from buffer `in`; rank
+ * li < R of the node reduces its slice from all the node's inputs into the
+ * output area, runs p->inner over the nodes' rank li in place there (sub:
+ * its root, if any; count, rank, size and in_place are set here) and says
+ * REDUCED; a rank that wants the result (`copy_out`) waits for every
+ * slice and copies the chunk out.  Returns 0, or -1 when out of memory. */
+int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
+                       struct sched_params sub, bool copy_out);
+/* Its cost with `syncs` flag hand-offs on the node (the formulas in the
+ * algorithms' files). */
+double node_rail_cost(const struct sched_params *p, const struct cost_params *m, int syncs);
 /* The ranks of local index li on every node (N entries; NULL when out of
  * memory). */
 int *node_rail(const struct node_view *v, int li);
