@@ -74,6 +74,11 @@ struct sym_chan {
     int64_t n_sent, cap, n_recv_posted;
 };
 
+/* An idempotent, exact operation (MAX of integers; node_dissemination.c):
+ * a contribution may arrive more than once and the result is the set of
+ * contributions, whatever the bracketing. */
+static bool sym_idempotent;
+
 /* Node-aware algorithms: the layout, chunk and flat algorithm between nodes
  * sym_run gives them (layout NULL: none). */
 static struct {
@@ -148,6 +153,16 @@ static int sym_reduce(struct sym_result *res, int rank, const struct sym *left,
         return sym_fail(res, "rank %d combines element %lld with element %lld", rank,
                         (long long)left->idx, (long long)right->idx);
     struct sym r = *left;
+    if (sym_idempotent) {
+        r.tree = 0;
+        for (int w = 0; w < SYM_WORDS; w++) {
+            r.mask[w] = left->mask[w] | right->mask[w];
+            r.tree = sym_mix(r.tree * 31 + r.mask[w]);
+        }
+        r.ordered = 0;
+        *out = r;
+        return 0;
+    }
     for (int w = 0; w < SYM_WORDS; w++) {
         if (left->mask[w] & right->mask[w])
             return sym_fail(res, "rank %d counts a contribution twice (element %lld)", rank,
