@@ -38,6 +38,7 @@ struct exec {
     uint64_t epoch;            /* the run's first epoch (schedule.h, SOP_FLAG_SET) */
     int tag;
     bool posted, finished;
+    bool truncated;            /* a message of this run was truncated (exec_step) */
 };
 void exec_init(struct exec *x);
 int exec_start(struct exec *x, struct coll_call *call, struct schedule *s, int tag);

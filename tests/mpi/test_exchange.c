@@ -313,6 +313,41 @@ static void bad_arguments(void)
     h_record(MPI_COMM_WORLD, cls == MPI_ERR_COUNT, "negative recvcounts entry: class %d", cls);
 }
 
+/* An erroneous alltoallv: rank 0 sends rank 1 two ints where rank 1
+ * expects one.  MPI reports MPI_ERR_TRUNCATE; whichever rank of colibri's
+ * algorithm receives the long message must report it (for sloavx on
+ * several nodes the rail that receives the node's block, not rank 1), and
+ * every rank must return: a rank that stopped at the error used to leave
+ * its later partners waiting (pairwise) or its node waiting for a flag
+ * (sloavx).  Nothing else is promised about the buffers. */
+static void truncation(const char *alg)
+{
+    int p, me;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &me);
+    MPI_Count *sc = malloc(4 * (size_t)p * sizeof *sc), *rc = sc + p;
+    MPI_Aint *sd = malloc(2 * (size_t)p * sizeof *sd), *rd = sd + p;
+    int *s = malloc(2 * (size_t)p * sizeof *s), *r = malloc(2 * (size_t)p * sizeof *r);
+    for (int j = 0; j < p; j++) {
+        sc[j] = me == 0 && j == 1 ? 2 : 1, rc[j] = 1;
+        sd[j] = 2 * j, rd[j] = 2 * j;
+        s[2 * j] = s[2 * j + 1] = me;
+    }
+    int err = colibri_alltoallv(s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, comm, alg), cls = 0;
+    MPI_Error_class(err, &cls);
+    int truncated = cls == MPI_ERR_TRUNCATE, other = err != MPI_SUCCESS && !truncated, any[2];
+    int mine[2] = {truncated, other};
+    PMPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    h_record(MPI_COMM_WORLD, any[0] && !any[1],
+             "alltoallv %s, rank 0 sends rank 1 more than it expects: %s", alg,
+             any[1] ? "an error other than MPI_ERR_TRUNCATE" : "no rank reports MPI_ERR_TRUNCATE");
+    free(sc), free(sd), free(s), free(r);
+    MPI_Comm_free(&comm);
+}
+
 static void section_done(const char *name)
 {
     h_flush();
@@ -347,6 +382,8 @@ int main(int argc, char **argv)
         sweep(reversed, "reversed split", info.name, info.coll);
         if (info.coll == COLIBRI_ALLTOALL)
             alltoall_sizes(info.name);
+        else if (p > 1)
+            truncation(info.name);
         section_done(info.name);
     }
     for (int coll = COLIBRI_ALLTOALL; coll <= COLIBRI_ALLTOALLV; coll++) {
@@ -354,6 +391,8 @@ int main(int argc, char **argv)
         sweep(halves, "even/odd split", "auto", (colibri_coll)coll);
         sweep(MPI_COMM_WORLD, "world", NULL, (colibri_coll)coll); /* interposed MPI_* */
     }
+    if (p > 1)
+        truncation("auto");
     section_done("auto and MPI_*");
     bad_arguments();
     section_done("bad arguments");

@@ -38,10 +38,12 @@
  *
  * Erroneous programs (a sender's count differs from its receiver's): every
  * rail message is posted even when empty (a zero-byte message then), so no
- * rail waits for a message that never comes.  A longer message than its
- * receiver expects is MPI's truncation error on that rail, whose node's
- * other ranks then wait for its RECEIVED flag: such a program may hang
- * (SLOAV, whose messages carry their sizes, runs out and reports it).
+ * rail waits for a message that never comes.  A sender on the receiver's
+ * node whose count is larger is seen in the metadata: the receiver reports
+ * MPI_ERR_TRUNCATE.  A node's block longer than its receiving node
+ * expects is MPI's truncation error on the rail that receives it, which
+ * runs on to the end (runtime/executor.c), sets its RECEIVED flag as
+ * always, and reports MPI_ERR_TRUNCATE: no rank of the node hangs.
  *
  * Cost (COST_FORMULA below; p ranks on N nodes of at most L and at least R
  * ranks, n the largest block, G = min(k, R, N-1) rails): one round of rail
@@ -163,6 +165,8 @@ static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
      * (every RECEIVED). */
     for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
         const int src = x->node_ranks[q];
+        if (x->meta[(int64_t)(q - x->node_start[x->node]) * 2 * p + x->me] > x->rc[src])
+            s->truncated = true; /* the sender's count is larger: erroneous */
         sched_copy(s, BUF_SHM, x->local_off[q - x->node_start[x->node]], BUF_RECV, x->rd[src],
                    x->rc[src]);
     }
