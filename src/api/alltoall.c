@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../patterns/node_segment.h"
 #include "../select/select.h"
 #include "../config/config.h"
 #include "../runtime/native.h"
@@ -185,20 +186,11 @@ static int view_close(const struct side *s, int size, struct view *v, bool drain
  * and on the most and fewest bytes a rank exchanges with the others
  * (sched_params' volume_max and volume_min; the fewest agreed as the
  * maximum of its negation).  `v`: the AGREED_SIZES values to agree on. */
-#define AGREED_SIZES 3
+#define AGREED_SIZES NSEG_SIZES
 _Static_assert(AGREED_SIZES <= OP_AGREED, "a prelude agrees on the sizes");
 static void local_sizes(const struct sched_params *p, int64_t v[AGREED_SIZES])
 {
-    int64_t m = 0, out = 0, in = 0;
-    for (int j = 0; j < p->size; j++) {
-        m = p->scounts[j] > m ? p->scounts[j] : m;
-        m = p->rcounts[j] > m ? p->rcounts[j] : m;
-        out += j == p->rank ? 0 : p->scounts[j];
-        in += j == p->rank ? 0 : p->rcounts[j];
-    }
-    v[0] = m;
-    v[1] = out > in ? out : in;
-    v[2] = -v[1];
+    node_seg_rank_sizes(p->scounts, p->rcounts, p->size, p->rank, v);
 }
 
 static void set_agreed(struct sched_params *p, const int64_t v[AGREED_SIZES])
@@ -402,10 +394,21 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         op->choose = exchange_choose;
         return op_launch(op, req);
     }
+    /* A blocking one after a SLOAVx call predicts its sizes from that
+     * call's, which SLOAVx brought every rank (sloavx.c): the same
+     * prediction everywhere, so the same choice, and no agreement.  Sizes
+     * that changed since cost at most that one call a worse choice; the
+     * SLOAVx it runs brings the new ones. */
+    const bool predicting = a->coll == COLIBRI_ALLTOALLV && kind == CALL_BLOCKING &&
+                            wants_auto(a->coll, requested);
     if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested)) {
         int64_t v[AGREED_SIZES];
-        local_sizes(&c->sp, v);
-        rc = agree_max_n(c->cs, MPI_INT64_T, v, AGREED_SIZES);
+        if (predicting && c->cs->predicted && 0) {
+            memcpy(v, c->cs->predicted_sizes, sizeof v);
+        } else {
+            local_sizes(&c->sp, v);
+            rc = agree_max_n(c->cs, MPI_INT64_T, v, AGREED_SIZES);
+        }
         set_agreed(&c->sp, v);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
@@ -433,6 +436,10 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     }
 
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
+    if (predicting) {
+        c->cs->predicted = rc == MPI_SUCCESS && op->alg && (op->alg->restrictions & R_NODE_AWARE);
+        c->sp.sizes_out = c->cs->predicted ? c->cs->predicted_sizes : NULL;
+    }
     if (rc != MPI_SUCCESS || !op->alg) {
         struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
         exchange_destroy(op);

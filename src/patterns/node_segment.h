@@ -14,6 +14,12 @@
  *                      rank: how the source node's send area orders its
  *                      aggregated block for this node, so that block lands
  *                      in one piece.
+ * Every aggregated block for or from another node starts with a header of
+ * NSEG_HEADER bytes: the sending node's sizes (node_seg_sizes), so that
+ * after one exchange every rank knows every node's, and so the sizes of
+ * the whole call (the automatic selection's agreement, for nothing).  In
+ * front, so that it arrives whole even when an erroneous program's block
+ * is cut short or truncated.
  *
  * The node's flags (a window of their own, runtime/state/node.c, that
  * keeps them across a growth of the segment): per local rank l, three
@@ -66,6 +72,33 @@ static inline int node_seg_rail_dist(int G, int i, int t) { return i + 1 + t * G
 static inline int node_seg_to(int n, int j, int N) { return (n + j) % N; }
 static inline int node_seg_from(int n, int j, int N) { return (n - j + N) % N; }
 
+/* The sizes an automatic alltoallv agrees on, of one rank's counts (sc, rc:
+ * bytes to and from each of p ranks; me: the rank): v[0] the largest block,
+ * v[1] the most bytes it exchanges with the others (the larger direction),
+ * v[2] minus that; their elementwise maximum over ranks gives the largest
+ * block and the most and (negated) fewest bytes any rank exchanges. */
+#define NSEG_SIZES 3
+static inline void node_seg_rank_sizes(const int64_t *sc, const int64_t *rc, int p, int me,
+                                       int64_t v[NSEG_SIZES])
+{
+    int64_t m = 0, out = 0, in = 0;
+    for (int j = 0; j < p; j++) {
+        m = sc[j] > m ? sc[j] : m;
+        m = rc[j] > m ? rc[j] : m;
+        out += j == me ? 0 : sc[j];
+        in += j == me ? 0 : rc[j];
+    }
+    v[0] = m;
+    v[1] = out > in ? out : in;
+    v[2] = -v[1];
+}
+static inline void node_seg_sizes_max(int64_t v[NSEG_SIZES], const int64_t w[NSEG_SIZES])
+{
+    for (int i = 0; i < NSEG_SIZES; i++)
+        v[i] = w[i] > v[i] ? w[i] : v[i];
+}
+#define NSEG_HEADER ((int64_t)(NSEG_SIZES * sizeof(int64_t)))
+
 /* Bytes of the metadata area of a node of node_size ranks out of size. */
 static inline int64_t node_meta_bytes(int node_size, int size)
 {
@@ -90,6 +123,19 @@ static inline int64_t node_seg_recv(const struct node_seg *g, int ld, int s)
     return g->meta[(int64_t)ld * 2 * g->p + g->p + s];
 }
 
+/* The node's sizes: node_seg_rank_sizes of its ranks, combined (from the
+ * maximum's identity: no block, no bytes, minus the most there can be). */
+static inline void node_seg_sizes(const struct node_seg *g, int64_t v[NSEG_SIZES])
+{
+    v[0] = v[1] = 0, v[2] = -INT64_MAX;
+    for (int l = 0; l < g->nloc; l++) {
+        int64_t w[NSEG_SIZES];
+        const int64_t *m = g->meta + (int64_t)l * 2 * g->p;
+        node_seg_rank_sizes(m, m + g->p, g->p, g->node_ranks[g->node_start[g->node] + l], w);
+        node_seg_sizes_max(v, w);
+    }
+}
+
 /* Start of the send and receive areas and the segment's end. */
 static inline void node_seg_areas(const struct node_seg *g, int64_t *send_at, int64_t *recv_at,
                                   int64_t *end)
@@ -100,9 +146,10 @@ static inline void node_seg_areas(const struct node_seg *g, int64_t *send_at, in
             send_total += node_seg_send(g, l, r);
             recv_total += g->node_of[r] != g->node ? node_seg_recv(g, l, r) : 0;
         }
+    const int64_t headers = (int64_t)(g->n_nodes - 1) * NSEG_HEADER;
     *send_at = node_meta_bytes(g->nloc, g->p);
-    *recv_at = *send_at + send_total;
-    *end = *recv_at + recv_total;
+    *recv_at = *send_at + send_total + headers;
+    *end = *recv_at + recv_total + headers;
 }
 
 /* The offsets of local rank li's (rank me's) blocks: send_off[d], its block
@@ -116,20 +163,24 @@ static inline void node_seg_offsets(const struct node_seg *g, int li, int me, in
                                     int64_t *recv_off)
 {
     int64_t off = send_at;
-    for (int q = 0; q < g->p; q++) {
-        const int d = g->node_ranks[q];
-        for (int l = 0; l < g->nloc; l++) {
-            if (l == li)
-                send_off[d] = off;
-            if (d == me)
-                local_off[l] = off;
-            off += node_seg_send(g, l, d);
+    for (int m = 0; m < g->n_nodes; m++) {
+        off += m != g->node ? NSEG_HEADER : 0;
+        for (int q = g->node_start[m]; q < g->node_start[m + 1]; q++) {
+            const int d = g->node_ranks[q];
+            for (int l = 0; l < g->nloc; l++) {
+                if (l == li)
+                    send_off[d] = off;
+                if (d == me)
+                    local_off[l] = off;
+                off += node_seg_send(g, l, d);
+            }
         }
     }
     off = recv_at;
     for (int m = 0; m < g->n_nodes; m++) {
         if (m == g->node)
             continue;
+        off += NSEG_HEADER;
         for (int l = 0; l < g->nloc; l++)
             for (int q = g->node_start[m]; q < g->node_start[m + 1]; q++) {
                 if (l == li)
@@ -141,7 +192,8 @@ static inline void node_seg_offsets(const struct node_seg *g, int li, int me, in
 
 /* The node-aggregated blocks: for each node m, the block this node sends
  * it (send_off[m], send_len[m]; empty for the node itself) and the block
- * it receives from m (recv_off[m], recv_len[m]) (n_nodes entries each). */
+ * it receives from m (recv_off[m], recv_len[m]) (n_nodes entries each),
+ * headers included: each block's first NSEG_HEADER bytes. */
 static inline void node_seg_blocks(const struct node_seg *g, int64_t send_at, int64_t recv_at,
                                    int64_t *send_off, int64_t *send_len, int64_t *recv_off,
                                    int64_t *recv_len)
@@ -154,8 +206,10 @@ static inline void node_seg_blocks(const struct node_seg *g, int64_t send_at, in
                 sl += node_seg_send(g, l, g->node_ranks[q]);
                 rl += m != g->node ? node_seg_recv(g, l, g->node_ranks[q]) : 0;
             }
+        if (m != g->node)
+            sl += NSEG_HEADER, rl += NSEG_HEADER;
         send_off[m] = so, send_len[m] = m != g->node ? sl : 0;
-        recv_off[m] = ro, recv_len[m] = rl;
+        recv_off[m] = ro, recv_len[m] = m != g->node ? rl : 0;
         so += sl, ro += rl;
     }
 }

@@ -178,6 +178,12 @@ struct sched_params {
      * blocks spread, for the costs (0: unknown, every block taken as
      * `count`). */
     int64_t volume_max, volume_min;
+    /* Node-aware alltoallv: where it leaves, once it has run, the sizes
+     * every rank of the call would agree on (the largest block, the most
+     * and minus the fewest bytes a rank exchanges: patterns/node_segment.h,
+     * node_seg_rank_sizes), which its messages carry for nothing; NULL:
+     * not wanted.  Automatic selection predicts the next call's from them. */
+    int64_t *sizes_out;
     /* Selection only: the call is nonblocking or persistent, so algorithms
      * marked blocking-only in the catalog do not qualify. */
     bool nonblocking;

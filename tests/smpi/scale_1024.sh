@@ -11,6 +11,7 @@
 # MPICH's.
 source "$(dirname "$0")/lib.bash"
 smpi_build check_exchange
+smpi_build check_predict
 export PLATFORM=platforms/cluster-256x16.xml
 export SMPI_CFG="--cfg=smpi/allgather:mpich --cfg=smpi/os:0:5e-7:0 --cfg=smpi/or:0:5e-7:0 --cfg=smpi/ois:0:5e-7:0"
 export COLIBRI_COST_MODEL=1e-6,8e-11,5e-11,5e-7
@@ -18,6 +19,8 @@ status=0
 echo "== 64x16, p=1024"
 CHECK_PATTERNS=uniform,skewed CHECK_IN_PLACE=0 HOSTFILE=platforms/hostfile-64x16.txt \
   smpi_run 1024 build-smpi/tests/smpi_check_exchange sloavx auto || status=1
+echo "== 64x16, p=1024: auto predicts its sizes from the last sloavx call (check_predict.c)"
+HOSTFILE=platforms/hostfile-64x16.txt smpi_run 1024 build-smpi/tests/smpi_check_predict || status=1
 echo "== uneven, p=1000"
 CHECK_PATTERNS=random,empty-ranks CHECK_IN_PLACE=0 HOSTFILE=platforms/hostfile-uneven-1000.txt \
   smpi_run 1000 build-smpi/tests/smpi_check_exchange sloavx || status=1

@@ -67,6 +67,8 @@ struct lb_case {
     enum lb_displs displs;            /* alltoallv layout of both buffers */
     const struct node_layout *layout; /* node-aware algorithms */
     int calls;                        /* successive calls (0: 1) */
+    int64_t *sizes;                   /* p x NSEG_SIZES: each rank's sched_params.sizes_out
+                                         after its last call (NULL: not asked) */
 };
 
 #define LB_FLAGS 8 /* flags per rank of a node */
@@ -528,6 +530,7 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         r->sp.in_place = c->in_place;
         r->sp.radix = c->radix;
         r->sp.layout = c->layout;
+        r->sp.sizes_out = c->sizes ? c->sizes + 3 * (int64_t)i : NULL;
         if (c->counts) {
             r->sp.scounts = c->in_place ? r->rc : r->sc;
             r->sp.sdispls = c->in_place ? r->rd : r->sd;

@@ -132,10 +132,10 @@ static void test_1024(int64_t agreed)
                       (long long)sh.msgs, (long long)(sh.blocks * (B + 8)));
             else
                 check(cr->rounds == (msgs > 0) && cr->msgs_sent == msgs &&
-                          cr->bytes_sent == (int64_t)msgs * L * L * B,
+                          cr->bytes_sent == (int64_t)msgs * (L * L * B + NSEG_HEADER),
                       "sloavx rank %d: %d rounds %lld msgs %lld bytes, want %d %d %lld", r,
                       cr->rounds, (long long)cr->msgs_sent, (long long)cr->bytes_sent, msgs > 0,
-                      msgs, (long long)msgs * L * L * B);
+                      msgs, (long long)msgs * (L * L * B + NSEG_HEADER));
             /* every byte node 0's ranks send to another node crosses its
              * port: sloav's ranks send nearly all to other nodes (at most
              * what stays on the node is counted in excess) */
@@ -143,10 +143,11 @@ static void test_1024(int64_t agreed)
                 port[x] += cr->bytes_sent;
         }
     }
-    /* SLOAVx sends each byte off the node once, aggregated, with no sizes;
-     * SLOAV's ranks forward theirs with an 8-byte size each */
-    check(port[1] == (int64_t)(N - 1) * L * L * B && port[1] * 3 < port[0],
-          "node port bytes: sloavx %lld, sloav %lld: want (N-1) L^2 n, < 1/3 of sloav",
+    /* SLOAVx sends each byte off the node once, aggregated, with one
+     * 24-byte header per pair of nodes (the node's sizes); SLOAV's ranks
+     * forward theirs with an 8-byte size each */
+    check(port[1] == (int64_t)(N - 1) * (L * L * B + NSEG_HEADER) && port[1] * 3 < port[0],
+          "node port bytes: sloavx %lld, sloav %lld: want (N-1) (L^2 n + 24), < 1/3 of sloav",
           (long long)port[1], (long long)port[0]);
     printf("p=1024 64x16 8 B%s: node port bytes sloav %lld, sloavx %lld\n",
            agreed ? " (largest block agreed)" : "", (long long)port[0], (long long)port[1]);
@@ -187,7 +188,8 @@ static void test_dry(int P, int L, int rails)
                         shm = malloc((size_t)s[li].shm_bytes);
                     continue;
                 }
-                void *buf[BUF_NBUFS] = {NULL, NULL, NULL, NULL, shm};
+                int64_t sizes[NSEG_SIZES]; /* the scratch: the node's sizes */
+                void *buf[BUF_NBUFS] = {NULL, NULL, sizes, NULL, shm};
                 check(s[li].resume && s[li].resume(&s[li], buf) == 0, "resume rank %d", r);
                 if (pass < 2)
                     continue;
@@ -199,13 +201,14 @@ static void test_dry(int P, int L, int rails)
                         on_node++;
                 bad += !check(!s[li].resume && c.rounds == (msgs > 0) && c.msgs_sent == msgs &&
                                   c.msgs_recvd == msgs &&
-                                  c.bytes_sent == (int64_t)msgs * L * L * B &&
-                                  c.shm_elems_copied == 2 * (int64_t)P * B,
+                                  c.bytes_sent == (int64_t)msgs * (L * L * B + NSEG_HEADER) &&
+                                  c.shm_elems_copied == 2 * (int64_t)P * B + msgs * NSEG_HEADER,
                               "sloavx p=%d G=%d rank %d: %d rounds %lld msgs %lld bytes %lld "
                               "copied; want %d %d %lld %lld", P, G, r, c.rounds,
                               (long long)c.msgs_sent, (long long)c.bytes_sent,
                               (long long)c.shm_elems_copied, msgs > 0, msgs,
-                              (long long)msgs * L * L * B, 2 * (long long)P * B);
+                              (long long)msgs * (L * L * B + NSEG_HEADER),
+                              2 * (long long)P * B + msgs * NSEG_HEADER);
                 if (n == 0)
                     port += c.bytes_sent;
                 sched_free(&s[li]);
@@ -216,7 +219,8 @@ static void test_dry(int P, int L, int rails)
     }
     check(on_node == 0, "sloavx p=%d: %lld messages to ranks of the sender's node", P,
           (long long)on_node);
-    check(port == (int64_t)(N - 1) * L * L * B, "sloavx p=%d G=%d: node 0's port %lld bytes", P,
+    check(port == (int64_t)(N - 1) * (L * L * B + NSEG_HEADER),
+          "sloavx p=%d G=%d: node 0's port %lld bytes", P,
           G, (long long)port);
     /* the busiest rail: ceil((N-1)/G) messages each way */
     check(node_seg_rail_msgs(N, G, 0) == (N - 1 + G - 1) / G, "p=%d: busiest rail", P);

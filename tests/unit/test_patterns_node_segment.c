@@ -12,7 +12,10 @@
  *  - what node n's aggregated block for node m holds lines up byte for
  *    byte with where node m expects it in its receive area (the leaders'
  *    exchange moves it in one piece);
- *  - local_off of a rank is where its node-mates wrote their blocks to it.
+ *  - local_off of a rank is where its node-mates wrote their blocks to it;
+ *  - in front of each aggregated block for or from another node, its
+ *    header (part of the tiling), and node_seg_sizes is the node's largest block
+ *    and the most and fewest bytes one of its ranks exchanges.
  * And the rails and flags, for N = 1..80 nodes of at least R = 1..20 ranks
  * and every request g = 0..24: G = min(g or as many as fit, R, N-1); the
  * rails' distances partition 1..N-1 (each distance on exactly one rail,
@@ -100,6 +103,14 @@ static void run(int p, const int *leader_of, unsigned *seed)
                     got += C[s][r];
                 }
         }
+        /* and the header of each aggregated block for or from another node */
+        for (int m = 0; m < n_nodes; m++)
+            if (m != n) {
+                tiles &= mark(used, send_at[n], recv_at[n], bso[n][m], NSEG_HEADER);
+                tiles &= mark(used + (recv_at[n] - send_at[n]), recv_at[n], end[n], bro[n][m],
+                              NSEG_HEADER);
+                sent += NSEG_HEADER, got += NSEG_HEADER;
+            }
         check(tiles && recv_at[n] - send_at[n] == sent && end[n] - recv_at[n] == got,
               "p=%d node %d: blocks do not tile the send and receive areas", p, n);
         check(mates, "p=%d node %d: local_off is not where node-mates wrote", p, n);
@@ -119,9 +130,31 @@ static void run(int p, const int *leader_of, unsigned *seed)
                     }
                 }
             agg &= m == n ? bsl[n][m] == 0
-                          : bsl[n][m] == len && (len == 0 || (lo == bso[n][m] && hi == lo + len));
+                          : bsl[n][m] == len + NSEG_HEADER &&
+                                (len == 0 || (lo == bso[n][m] + NSEG_HEADER && hi == lo + len));
         }
         check(agg, "p=%d node %d: aggregated send blocks", p, n);
+        /* the node's sizes: the largest block, the most and fewest bytes
+         * one of its ranks exchanges with the others */
+        int64_t v[NSEG_SIZES], big = 0, most = 0, fewest = INT64_MAX;
+        node_seg_sizes(&g[n], v);
+        for (int l = 0; l < nloc; l++) {
+            const int r = node_ranks[node_start[n] + l];
+            int64_t out = 0, in = 0;
+            for (int x = 0; x < p; x++) {
+                big = C[r][x] > big ? C[r][x] : big;
+                big = C[x][r] > big ? C[x][r] : big;
+                out += x != r ? C[r][x] : 0;
+                in += x != r ? C[x][r] : 0;
+            }
+            const int64_t vol = out > in ? out : in;
+            most = vol > most ? vol : most;
+            fewest = vol < fewest ? vol : fewest;
+        }
+        check(v[0] == big && v[1] == most && v[2] == -fewest,
+              "p=%d node %d: node sizes %lld %lld %lld, want %lld %lld %lld", p, n,
+              (long long)v[0], (long long)v[1], (long long)-v[2], (long long)big, (long long)most,
+              (long long)fewest);
     }
     /* node n's aggregated block for m lands where m expects each byte */
     bool lines_up = true;

@@ -3,7 +3,8 @@
  * schedule run on real bytes with one shared segment per node, over node
  * placements (even, uneven, interleaved, one node, one rank per node),
  * radices, count patterns (uniform, skewed, zero, empty ranks) and in
- * place.  Also the layout arithmetic of patterns/nodes.h.
+ * place; after each, every rank must hold the call's sizes (the headers
+ * of its messages: sched_params.sizes_out).  Also the layout arithmetic of patterns/nodes.h.
  */
 #include "loopback.h"
 #include "patterns/node_segment.h"
@@ -75,7 +76,7 @@ static void run_case(const struct algorithm *a, const char *what, int p, const i
 {
     struct layout_mem m;
     make_layout(&m, p, leader_of);
-    int64_t *counts = malloc((size_t)p * p * sizeof *counts);
+    int64_t *counts = malloc((size_t)p * p * sizeof *counts), sizes[3 * 64];
     int rails[] = {1, 2, 3, 0}; /* the radix asks for rails: 0 as many as fit */
     for (int pat = 0; pat < NPATTERNS; pat++) {
         for (int i = 0; i < p; i++)
@@ -88,12 +89,31 @@ static void run_case(const struct algorithm *a, const char *what, int p, const i
                      * node's others finish the last */
                     struct lb_case c = {.alg = a, .p = p, .radix = rails[ri], .in_place = ip,
                                         .counts = counts, .displs = dl, .layout = &m.l,
-                                        .calls = 3};
+                                        .calls = 3, .sizes = sizes};
                     char err[256];
+                    for (int i = 0; i < 3 * p; i++)
+                        sizes[i] = -1;
                     int rc = lb_run(&c, NULL, err, sizeof err);
                     check(rc == 0, "sloavx %s p=%d %s rails=%d%s%s: %s", what, p,
                            pattern_names[pat], rails[ri], ip ? " in-place" : "",
                            dl ? " reversed" : "", err);
+                    /* every rank knows the call's sizes: the maximum over
+                     * ranks of each rank's own (node_segment.h) */
+                    int64_t want[NSEG_SIZES] = {0, 0, -INT64_MAX}, w[NSEG_SIZES];
+                    int64_t sc[64], rcv[64];
+                    for (int i = 0; i < p; i++) {
+                        for (int j = 0; j < p; j++)
+                            sc[j] = lb_count(&c, i, j), rcv[j] = lb_count(&c, j, i);
+                        node_seg_rank_sizes(sc, rcv, p, i, w);
+                        node_seg_sizes_max(want, w);
+                    }
+                    bool same = true;
+                    for (int i = 0; i < p; i++)
+                        same &= memcmp(sizes + 3 * i, want, sizeof want) == 0;
+                    check(same, "sloavx %s p=%d %s rails=%d%s: sizes_out is not the call's "
+                          "(%lld %lld %lld)", what, p, pattern_names[pat], rails[ri],
+                          ip ? " in-place" : "", (long long)want[0], (long long)want[1],
+                          (long long)-want[2]);
                 }
     }
     free(counts);
@@ -115,23 +135,26 @@ static void test_rounds(const struct algorithm *a)
     char err[256];
     struct lb_case c = {.alg = a, .p = p, .radix = 2, .counts = counts, .layout = &m.l};
     check(lb_run(&c, cost, err, sizeof err) == 0, "rounds case: %s", err);
-    /* Node-aggregated blocks of 4 x 4 x 3 = 48 bytes. */
+    /* Node-aggregated blocks of 4 x 4 x 3 = 48 bytes behind a 24-byte
+     * header (the node's sizes). */
     for (int r = 0; r < p; r++) {
         int li = r % 4, msgs = li == 0 ? 2 : li == 1 ? 1 : 0;
         check(cost[r].rounds == (msgs > 0) && cost[r].msgs_sent == msgs &&
-                  cost[r].msgs_recvd == msgs && cost[r].bytes_sent == 48 * msgs,
+                  cost[r].msgs_recvd == msgs && cost[r].bytes_sent == 72 * msgs,
               "rank %d: %d rounds, %lld msgs, %lld bytes; want %d, %d, %d", r, cost[r].rounds,
               (long long)cost[r].msgs_sent, (long long)cost[r].bytes_sent, msgs > 0, msgs,
-              48 * msgs);
+              72 * msgs);
         /* COUNTS, READY (and RECEIVED on a rail) set; every other rank's
          * COUNTS and READY, and the other rails' RECEIVED, waited for */
         int sets = li < 2 ? 3 : 2, waits = 3 + 3 + (li < 2 ? 1 : 2);
         check(cost[r].flag_sets == sets && cost[r].flag_waits == waits,
               "rank %d: %lld flag sets, %lld waits; want %d, %d", r, (long long)cost[r].flag_sets,
               (long long)cost[r].flag_waits, sets, waits);
-        /* its 16 blocks into the segment, its 16 out: 2 x 48 bytes */
-        check(cost[r].shm_elems_copied == 2 * 48, "rank %d: %lld bytes copied through the segment",
-              r, (long long)cost[r].shm_elems_copied);
+        /* its 16 blocks into the segment, its 16 out: 2 x 48 bytes; a rail
+         * also writes each message's header */
+        check(cost[r].shm_elems_copied == 2 * 48 + 24 * msgs,
+              "rank %d: %lld bytes copied through the segment", r,
+              (long long)cost[r].shm_elems_copied);
     }
 }
 

@@ -25,6 +25,14 @@
  *   3. Every rank copies the blocks from its own node's ranks out of the
  *      send area (after every READY) and, after every RECEIVED, its blocks
  *      from other nodes out of the receive area.
+ * Each node-aggregated block starts with a 24-byte header, the sending
+ * node's sizes (its largest block, the most and fewest bytes one of its
+ * ranks exchanges: patterns/node_segment.h), which each rank derives from
+ * the metadata.  Since every node hears from every other, every rank ends
+ * the call knowing the sizes of the whole call, those an automatic
+ * selection agrees on with an allreduce (sched_params.sizes_out): the next
+ * automatic call on the communicator predicts its sizes from them and
+ * needs no agreement of its own (api/alltoall.c).
  *
  * Successive calls.  A run takes one epoch (schedule.h) from the node
  * state's counter, the same sequence on every rank of the node (SLOAVx is
@@ -48,7 +56,8 @@
  * Cost (COST_FORMULA below; p ranks on N nodes of at most L and at least R
  * ranks, n the largest block, G = min(k, R, N-1) rails): one round of rail
  * messages, ceil((N-1)/G) each way on the busiest rail; the node's port
- * carries every byte the node sends once, (N-1) L^2 n; every rank copies
+ * carries every byte the node sends once, (N-1) L^2 n, and a 24-byte header
+ * per message; every rank copies
  * its p blocks into the segment and its p blocks out (2 p n at the shared
  * memory's B per byte); 3 flag hand-offs s (counts, blocks, received).
  * One node: the 2 hand-offs and the copies only.
@@ -62,12 +71,14 @@
 #include "../algorithm.h"
 
 COST_FORMULA(alltoallv, sloavx,
-             "a + 2 ceil((N-1)/G) o + (N-1) L^2 n b + 2 p n B + 3 s over N nodes of L ranks (at "
+             "a + 2 ceil((N-1)/G) o + (N-1) (L^2 n + 24) b + 2 p n B + 3 s over N nodes of L ranks (at "
              "least R), G = min(k, R, N-1) rails per node (k: COLIBRI_RADIX, else tuned with o); "
              "N = 1: 2 s + 2 p n B; B and s on-node copy per byte and flag hand-off");
 
 struct sloavx {
     int p, me, li, nloc, node, n_nodes, rails;
+    int64_t send_at, recv_at;                 /* the segment's areas (node_seg_areas) */
+    int64_t *sizes_out;                       /* sched_params.sizes_out */
     int *node_of, *node_start, *node_ranks;   /* the layout, copied */
     int64_t *sc, *sd, *rc, *rd;               /* this rank's counts, copied */
     int64_t *send_off, *recv_off, *local_off; /* segment offsets (node_seg_offsets) */
@@ -122,25 +133,26 @@ static int rail_exchange(struct sloavx *x, struct schedule *s, const struct node
         return -1;
     int64_t *so = span, *sl = span + N, *ro = span + 2 * N, *rl = span + 3 * N;
     node_seg_blocks(g, send_at, recv_at, so, sl, ro, rl);
+    /* each block's header: the node's sizes, from the scratch */
+    for (int t = 0; t < node_seg_rail_msgs(N, G, x->li); t++) {
+        const int to = node_seg_to(x->node, node_seg_rail_dist(G, x->li, t), N);
+        sched_copy(s, BUF_TMP, 0, BUF_SHM, so[to], NSEG_HEADER);
+    }
     sched_round(s); /* after every READY */
     for (int t = 0; t < node_seg_rail_msgs(N, G, x->li); t++) {
         const int j = node_seg_rail_dist(G, x->li, t);
         const int to = node_seg_to(x->node, j, N), from = node_seg_from(x->node, j, N);
         const int peer_to = x->node_ranks[x->node_start[to] + x->li];
         const int peer_from = x->node_ranks[x->node_start[from] + x->li];
-        if (rl[from] > 0)
-            sched_recv(s, peer_from, BUF_SHM, ro[from], rl[from]);
-        else
-            sched_await(s, peer_from);
-        if (sl[to] > 0)
-            sched_send(s, peer_to, BUF_SHM, so[to], sl[to]);
-        else
-            sched_signal(s, peer_to);
+        sched_recv(s, peer_from, BUF_SHM, ro[from], rl[from]);
+        sched_send(s, peer_to, BUF_SHM, so[to], sl[to]);
     }
     free(span);
     sched_flag_set(s, 0, node_seg_flag(x->li, NSEG_RECEIVED));
     return 0;
 }
+
+static int sloavx_resume(struct schedule *s, void *const buf[]);
 
 /* Stage 1: every rank's counts are in; lay out the segment and append the
  * rest of the schedule.  Returns -1 when out of memory. */
@@ -154,6 +166,8 @@ static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
     /* The same on every rank of the node: all read the same metadata. */
     node_seg_areas(&g, &send_at, &recv_at, &s->shm_bytes);
     node_seg_offsets(&g, x->li, x->me, send_at, recv_at, x->send_off, x->local_off, x->recv_off);
+    x->send_at = send_at, x->recv_at = recv_at;
+    node_seg_sizes(&g, (int64_t *)buf[BUF_TMP]); /* the headers the rails send */
 
     for (int d = 0; d < p; d++)
         sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
@@ -179,6 +193,34 @@ static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
     }
     copy_out(s, &run, 0, 0, 0);
     sched_round(s);
+    if (x->sizes_out) { /* every header is in (every RECEIVED seen) */
+        x->stage = 2;
+        s->resume = sloavx_resume;
+    }
+    return 0;
+}
+
+/* Stage 2: the call's sizes, this node's and every other node's from the
+ * headers of what it received: the same on every rank. */
+static int sizes_of_call(struct sloavx *x, void *const buf[])
+{
+    const struct node_seg g = {x->meta, x->p, x->nloc, x->node, x->n_nodes,
+                               x->node_of, x->node_start, x->node_ranks};
+    const int N = x->n_nodes;
+    int64_t *span = malloc(4 * (size_t)N * sizeof *span);
+    if (!span)
+        return -1;
+    int64_t *so = span, *sl = span + N, *ro = span + 2 * N, *rl = span + 3 * N;
+    node_seg_blocks(&g, x->send_at, x->recv_at, so, sl, ro, rl);
+    int64_t v[NSEG_SIZES], w[NSEG_SIZES];
+    node_seg_sizes(&g, v);
+    for (int m = 0; m < N; m++)
+        if (m != x->node) {
+            memcpy(w, (const char *)buf[BUF_SHM] + ro[m], sizeof w);
+            node_seg_sizes_max(v, w);
+        }
+    memcpy(x->sizes_out, v, sizeof v);
+    free(span);
     return 0;
 }
 
@@ -186,6 +228,10 @@ static int sloavx_resume(struct schedule *s, void *const buf[])
 {
     struct sloavx *x = s->state;
     const int64_t p = x->p;
+    if (x->stage == 2) {
+        s->resume = NULL;
+        return sizes_of_call(x, buf);
+    }
     if (x->stage == 0) {
         /* Counts into this rank's metadata area, then every rank's. */
         memcpy((int64_t *)buf[BUF_SHM] + x->li * 2 * p, x->sc, (size_t)p * sizeof *x->sc);
@@ -237,6 +283,8 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
      * the segment to shm_bytes before it. */
     s->shm_bytes = node_meta_bytes(x->nloc, P);
     s->shm_epochs = 1;
+    sched_need_tmp(s, BUF_TMP, NSEG_HEADER);
+    x->sizes_out = p->sizes_out;
     s->resume = sloavx_resume;
     return 0;
 }
@@ -254,6 +302,6 @@ double alltoallv_sloavx_cost(const struct sched_params *p, const struct cost_par
         return 2 * m->shm_alpha + copies;
     const int G = node_seg_rails(p->radix, l ? node_fewest(N, l->node_start) : 1, N);
     const double msgs = (double)((N - 1 + G - 1) / G);
-    return m->alpha + 2 * msgs * m->o + ((N - 1) * L * L * n + excess) * m->beta + copies +
-           3 * m->shm_alpha;
+    return m->alpha + 2 * msgs * m->o + ((N - 1) * (L * L * n + NSEG_HEADER) + excess) * m->beta +
+           copies + 3 * m->shm_alpha;
 }

@@ -85,6 +85,13 @@ struct comm_state {
      * order, in its blocking calls of the same shapes, so they agree. */
     double density_hint;
     int64_t sparse_saved;
+    /* Automatic blocking alltoallv (api/alltoall.c): the sizes of the last
+     * call, when it ran SLOAVx, whose messages brought them to every rank
+     * (sched_params.sizes_out); the next such call predicts its own from
+     * them instead of agreeing.  Every rank sets and clears them at the
+     * same calls. */
+    int64_t predicted_sizes[3];
+    bool predicted;
     struct sparse_estimate {
         int64_t count; /* 0: an empty slot */
         MPI_Datatype dt;
