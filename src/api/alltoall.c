@@ -403,7 +403,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
                             wants_auto(a->coll, requested);
     if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested)) {
         int64_t v[AGREED_SIZES];
-        if (predicting && c->cs->predicted && 0) {
+        if (predicting && c->cs->predicted) {
             memcpy(v, c->cs->predicted_sizes, sizeof v);
         } else {
             local_sizes(&c->sp, v);

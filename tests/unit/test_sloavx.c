@@ -144,9 +144,10 @@ static void test_rounds(const struct algorithm *a)
               "rank %d: %d rounds, %lld msgs, %lld bytes; want %d, %d, %d", r, cost[r].rounds,
               (long long)cost[r].msgs_sent, (long long)cost[r].bytes_sent, msgs > 0, msgs,
               72 * msgs);
-        /* COUNTS, READY (and RECEIVED on a rail) set; every other rank's
-         * COUNTS and READY, and the other rails' RECEIVED, waited for */
-        int sets = li < 2 ? 3 : 2, waits = 3 + 3 + (li < 2 ? 1 : 2);
+        /* COUNTS, READY once per rail (and RECEIVED on a rail) set; every
+         * other rank's COUNTS and READY (a rail: for its rail), and the
+         * other rails' RECEIVED, waited for */
+        int sets = li < 2 ? 4 : 3, waits = 3 + 3 + (li < 2 ? 1 : 2);
         check(cost[r].flag_sets == sets && cost[r].flag_waits == waits,
               "rank %d: %lld flag sets, %lld waits; want %d, %d", r, (long long)cost[r].flag_sets,
               (long long)cost[r].flag_waits, sets, waits);

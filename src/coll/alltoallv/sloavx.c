@@ -114,12 +114,13 @@ static void copy_out(struct schedule *s, struct copy_run *c, int64_t src, int64_
     *c = (struct copy_run){src, dst, len};
 }
 
-/* Waits for flag f of every local rank but this one (l < n). */
-static void wait_all(struct sloavx *x, struct schedule *s, enum node_seg_flag f, int n)
+/* Waits until flag f of every local rank but this one (l < n) reaches
+ * the run's epoch + u. */
+static void wait_all(struct sloavx *x, struct schedule *s, enum node_seg_flag f, int n, int u)
 {
     for (int l = 0; l < n; l++)
         if (l != x->li)
-            sched_flag_wait(s, 0, node_seg_flag(l, f), 0);
+            sched_flag_wait(s, u, node_seg_flag(l, f), 0);
 }
 
 /* This rail's messages: for each of its distances j, the node's block for
@@ -133,12 +134,13 @@ static int rail_exchange(struct sloavx *x, struct schedule *s, const struct node
         return -1;
     int64_t *so = span, *sl = span + N, *ro = span + 2 * N, *rl = span + 3 * N;
     node_seg_blocks(g, send_at, recv_at, so, sl, ro, rl);
+    wait_all(x, s, NSEG_READY, x->nloc, x->li); /* every rank's blocks for this rail */
     /* each block's header: the node's sizes, from the scratch */
     for (int t = 0; t < node_seg_rail_msgs(N, G, x->li); t++) {
         const int to = node_seg_to(x->node, node_seg_rail_dist(G, x->li, t), N);
         sched_copy(s, BUF_TMP, 0, BUF_SHM, so[to], NSEG_HEADER);
     }
-    sched_round(s); /* after every READY */
+    sched_round(s); /* after those READY */
     for (int t = 0; t < node_seg_rail_msgs(N, G, x->li); t++) {
         const int j = node_seg_rail_dist(G, x->li, t);
         const int to = node_seg_to(x->node, j, N), from = node_seg_from(x->node, j, N);
@@ -169,14 +171,30 @@ static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
     x->send_at = send_at, x->recv_at = recv_at;
     node_seg_sizes(&g, (int64_t *)buf[BUF_TMP]); /* the headers the rails send */
 
-    for (int d = 0; d < p; d++)
+    /* Blocks into the send area rail by rail, READY reaching epoch + i
+     * once rail i's are in: the node's own first, with rail 0's; a rail
+     * sends once every rank's blocks for it are in, while a rank with much
+     * to copy still copies the next rail's. */
+    for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
+        const int d = x->node_ranks[q];
         sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
-    sched_flag_set(s, 0, node_seg_flag(x->li, NSEG_READY));
-    wait_all(x, s, NSEG_READY, x->nloc);
+    }
+    for (int i = 0; i < (x->rails > 0 ? x->rails : 1); i++) {
+        for (int t = 0; t < node_seg_rail_msgs(x->n_nodes, x->rails, i); t++) {
+            const int m = node_seg_to(x->node, node_seg_rail_dist(x->rails, i, t), x->n_nodes);
+            for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++) {
+                const int d = x->node_ranks[q];
+                sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
+            }
+        }
+        sched_flag_set(s, i, node_seg_flag(x->li, NSEG_READY));
+    }
     if (x->li < x->rails && rail_exchange(x, s, &g, send_at, recv_at) != 0)
         return -1;
-    /* From this node's ranks (every READY seen), then from the others'
-     * (every RECEIVED). */
+    /* From this node's ranks (every READY seen: a rail's wait for its own
+     * saw them), then from the others' (every RECEIVED). */
+    if (x->li >= x->rails)
+        wait_all(x, s, NSEG_READY, x->nloc, 0);
     for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
         const int src = x->node_ranks[q];
         if (x->meta[(int64_t)(q - x->node_start[x->node]) * 2 * p + x->me] > x->rc[src])
@@ -184,7 +202,7 @@ static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
         sched_copy(s, BUF_SHM, x->local_off[q - x->node_start[x->node]], BUF_RECV, x->rd[src],
                    x->rc[src]);
     }
-    wait_all(x, s, NSEG_RECEIVED, x->rails);
+    wait_all(x, s, NSEG_RECEIVED, x->rails, 0);
     struct copy_run run = {0, 0, 0};
     for (int q = 0; q < p; q++) {
         const int r = x->node_ranks[q]; /* node by node: the receive area's order */
@@ -237,7 +255,7 @@ static int sloavx_resume(struct schedule *s, void *const buf[])
         memcpy((int64_t *)buf[BUF_SHM] + x->li * 2 * p, x->sc, (size_t)p * sizeof *x->sc);
         memcpy((int64_t *)buf[BUF_SHM] + x->li * 2 * p + p, x->rc, (size_t)p * sizeof *x->rc);
         sched_flag_set(s, 0, node_seg_flag(x->li, NSEG_COUNTS));
-        wait_all(x, s, NSEG_COUNTS, x->nloc);
+        wait_all(x, s, NSEG_COUNTS, x->nloc, 0);
         sched_round(s);
         x->stage = 1;
         return 0;
@@ -282,7 +300,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     /* The metadata area is written by the first resume: the runtime grows
      * the segment to shm_bytes before it. */
     s->shm_bytes = node_meta_bytes(x->nloc, P);
-    s->shm_epochs = 1;
+    s->shm_epochs = x->rails > 1 ? x->rails : 1; /* READY counts the rails up */
     sched_need_tmp(s, BUF_TMP, NSEG_HEADER);
     x->sizes_out = p->sizes_out;
     s->resume = sloavx_resume;
