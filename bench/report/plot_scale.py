@@ -6,8 +6,10 @@
 Prints one markdown table per (layout, distribution): simulated us per call
 of every algorithm at every size, its ratio to the linear floor 2(p-1)o + a
 (what 2(p-1) message overheads of 0.5 us cost one rank, plus one latency),
-the run's wall time, and what auto picked; writes alltoallv-scale.png (8 B,
-1024 and 4096 ranks).
+the run's wall time, and what auto picked; writes alltoallv-scale.png (left:
+8 B at 1024 and 4096 ranks against the built-ins and the linear floor;
+right: colibri's algorithms at 1024 ranks over the block sizes, uniform and
+skewed).
 """
 import csv
 import os
@@ -41,8 +43,7 @@ for (layout, dist), rs in sorted(groups.items(), key=lambda g: (LAYOUT_P[g[0][0]
         print(f"| {r['alg']} | {r['bytes']} B | {us:.1f} | {us / floor_us(p):.3f} | "
               f"{r['ran'] if r['alg'] == 'auto' else ''} | {r['wall_s']} |")
 
-fig, ax = plt.subplots(figsize=(8, 4.5))
-width = 0.38
+fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5), gridspec_kw={"width_ratios": [3, 2]})
 for i, layout in enumerate(["64x16", "256x16"]):
     rs = [r for r in rows if r["layout"] == layout and r["dist"] == "uniform" and r["bytes"] == "8"]
     rs.sort(key=lambda r: float(r["usec"]))
@@ -67,6 +68,21 @@ ax.set_ylabel("simulated µs per call (log)")
 ax.set_xticks([])
 ax.set_title("alltoallv, 8 B blocks, 16 ranks per node, o = 0.5 µs, shared memory charged (SMPI)",
              fontsize=9)
+style = {"uniform": "-", "skewed": "--"}
+color = {"auto": "tab:orange", "sloav": "tab:gray", "sloavx": "tab:blue"}
+for dist in ("uniform", "skewed"):
+    for alg in ("sloav", "sloavx", "auto"):
+        rs = sorted((r for r in rows if r["layout"] == "64x16" and r["dist"] == dist
+                     and r["alg"] == alg), key=lambda r: int(r["bytes"]))
+        if rs:
+            bx.plot([int(r["bytes"]) for r in rs], [float(r["usec"]) for r in rs],
+                    style[dist], marker="o", color=color[alg], label=f"{alg}, {dist}")
+bx.set_xscale("log", base=2)
+bx.set_yscale("log")
+bx.set_xlabel("block bytes (skewed: rank 0's are 100x)")
+bx.set_ylabel("simulated µs per call (log)")
+bx.set_title("1024 ranks (64 x 16) by block size", fontsize=9)
+bx.legend(fontsize=7)
 fig.tight_layout()
 fig.savefig(os.path.join(OUT, "alltoallv-scale.png"), dpi=110)
 print(f"\nwrote {os.path.join(OUT, 'alltoallv-scale.png')}")
