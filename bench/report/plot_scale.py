@@ -44,14 +44,16 @@ for (layout, dist), rs in sorted(groups.items(), key=lambda g: (LAYOUT_P[g[0][0]
               f"{r['ran'] if r['alg'] == 'auto' else ''} | {r['wall_s']} |")
 
 fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5), gridspec_kw={"width_ratios": [3, 2]})
-for i, layout in enumerate(["64x16", "256x16"]):
+x0 = 0  # the next group's first bar
+for layout in ["64x16", "256x16"]:
     rs = [r for r in rows if r["layout"] == layout and r["dist"] == "uniform" and r["bytes"] == "8"]
     rs.sort(key=lambda r: float(r["usec"]))
     if not rs:
         continue
     names = [r["alg"] for r in rs]
     ys = [float(r["usec"]) for r in rs]
-    xs = [j + i * (len(names) + 1) for j in range(len(names))]
+    xs = [x0 + j for j in range(len(names))]
+    x0 += len(names) + 1
     ax.bar(xs, ys, color=["tab:orange" if n == "auto" else "tab:blue" if n.startswith("sloav")
                           else "tab:gray" for n in names])
     for x, y, n in zip(xs, ys, names):
@@ -76,12 +78,13 @@ for dist in ("uniform", "skewed"):
                      and r["alg"] == alg), key=lambda r: int(r["bytes"]))
         if rs:
             bx.plot([int(r["bytes"]) for r in rs], [float(r["usec"]) for r in rs],
-                    style[dist], marker="o", color=color[alg], label=f"{alg}, {dist}")
+                    style[dist], marker="x" if alg == "auto" else "o", color=color[alg],
+                    markersize=9 if alg == "auto" else 5, label=f"{alg}, {dist}")
 bx.set_xscale("log", base=2)
 bx.set_yscale("log")
 bx.set_xlabel("block bytes (skewed: rank 0's are 100x)")
 bx.set_ylabel("simulated µs per call (log)")
-bx.set_title("1024 ranks (64 x 16) by block size", fontsize=9)
+bx.set_title("1024 ranks (64 x 16) by block size (auto: on sloavx's line)", fontsize=9)
 bx.legend(fontsize=7)
 fig.tight_layout()
 fig.savefig(os.path.join(OUT, "alltoallv-scale.png"), dpi=110)
