@@ -27,6 +27,7 @@
 
 #define CHECK_MAX_LINES -1 /* every failure printed (by rank 0) */
 #include "../lib/check.h"
+#include "smpi_check.h"
 
 static int rank, size;
 
@@ -62,10 +63,9 @@ static MPI_Count layout(MPI_Count *cnt, MPI_Aint *dsp)
 
 static void report(int ok, const char *coll, const char *alg, const char *what)
 {
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (check_count(all) && rank == 0)
-        printf("FAIL %s %s %s (p=%d)\n", coll, alg, what, size);
+    char line[256];
+    snprintf(line, sizeof line, "%s %s %s", coll, alg, what);
+    smpi_report(ok, line);
 }
 
 static void check_v(const char *alg, enum pattern pat, int in_place)

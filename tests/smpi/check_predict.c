@@ -18,16 +18,10 @@
 
 #define CHECK_MAX_LINES -1
 #include "../lib/check.h"
+#include "smpi_check.h"
 
 static int rank, size;
 
-static void report(int ok, const char *what)
-{
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (check_count(all) && rank == 0)
-        printf("FAIL %s (p=%d)\n", what, size);
-}
 
 /* Bytes rank s sends rank d in call k. */
 static int count_of(int k, int s, int d)
@@ -80,10 +74,10 @@ int main(int argc, char **argv)
     char what[160];
     snprintf(what, sizeof what, "auto: first call %.2f us, then %.2f us; sloavx named %.2f us",
              first * 1e6, second * 1e6, named * 1e6);
-    report(second <= named * 1.001, what);
+    smpi_report(second <= named * 1.001, what);
     for (int k = 1; k <= 3; k++)
         call(k % 3, NULL, &ok);
-    report(ok, "a call whose sizes changed: bytes lost, or not sloavx");
+    smpi_report(ok, "a call whose sizes changed: bytes lost, or not sloavx");
     if (rank == 0)
         printf("%s\n", what);
     int failed = (int)check_failed;

@@ -23,16 +23,10 @@
 
 #define CHECK_MAX_LINES -1 /* every failure printed (by rank 0) */
 #include "../lib/check.h"
+#include "smpi_check.h"
 
 static int rank, size;
 
-static void report(int ok, const char *what)
-{
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (check_count(all) && rank == 0)
-        printf("FAIL %s (p=%d)\n", what, size);
-}
 
 static struct colibri_setup_stats stats(void)
 {
@@ -88,11 +82,11 @@ static void check_comm(MPI_Comm comm, const char *what)
         free(cnt), free(dsp), free(sb), free(rb);
     }
     snprintf(msg, sizeof msg, "%s: layout is MPI_Comm_split_type's", what);
-    report(layout_ok, msg);
+    smpi_report(layout_ok, msg);
     snprintf(msg, sizeof msg, "%s: layout without communication", what);
-    report(local_ok, msg);
+    smpi_report(local_ok, msg);
     snprintf(msg, sizeof msg, "%s: sloavx", what);
-    report(data_ok, msg);
+    smpi_report(data_ok, msg);
 }
 
 int main(int argc, char **argv)
@@ -106,11 +100,11 @@ int main(int argc, char **argv)
     int *node_of = malloc(2 * (size_t)size * sizeof *node_of), *want = node_of + size, n, nw;
     int ok = colibri_node_layout(MPI_COMM_WORLD, node_of, &n) == MPI_SUCCESS;
     true_layout(MPI_COMM_WORLD, size, want, &nw);
-    report(ok && n == nw && !memcmp(node_of, want, (size_t)size * sizeof *want),
+    smpi_report(ok && n == nw && !memcmp(node_of, want, (size_t)size * sizeof *want),
            "MPI_COMM_WORLD: layout is MPI_Comm_split_type's");
     free(node_of);
     struct colibri_setup_stats s0 = stats();
-    report(s0.layouts_exchanged == 1 && s0.layout_collectives == 3,
+    smpi_report(s0.layouts_exchanged == 1 && s0.layout_collectives == 3,
            "MPI_COMM_WORLD: one exchange (split_type, allreduce, allgather)");
     /* The world group's node communicator and segment, which its dups
      * share, are MPI_COMM_WORLD's as long as it lives. */
@@ -127,7 +121,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(c, &d);
     struct colibri_setup_stats before = stats();
     check_comm(d, "dup of the parity split");
-    report(stats().setup_collectives == before.setup_collectives + 1,
+    smpi_report(stats().setup_collectives == before.setup_collectives + 1,
            "dup of the parity split: one setup call (node communicator and segment shared)");
     MPI_Comm_free(&d);
     MPI_Comm_free(&c);
@@ -171,8 +165,8 @@ int main(int argc, char **argv)
     free(members);
 
     struct colibri_setup_stats s1 = stats();
-    report(s1.layouts_exchanged == 1, "derived communicators: no layout exchanged");
-    report(s1.comm_states_live == s0.comm_states_live && s1.shm_bytes == s0.shm_bytes,
+    smpi_report(s1.layouts_exchanged == 1, "derived communicators: no layout exchanged");
+    smpi_report(s1.comm_states_live == s0.comm_states_live && s1.shm_bytes == s0.shm_bytes,
            "derived communicators: everything freed");
 
     if (rank == 0)

@@ -10,7 +10,7 @@ mkdir -p build-smpi/tests
 # smpi_build NAME: tests/smpi/NAME.c -> build-smpi/tests/smpi_NAME
 smpi_build() {
   local src=tests/smpi/$1.c exe=build-smpi/tests/smpi_$1
-  if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ tests/smpi/smpi_errors.h -nt "$exe" ] || [ "$LIB" -nt "$exe" ] || [ include/colibri.h -nt "$exe" ]; then
+  if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ tests/smpi/smpi_errors.h -nt "$exe" ] || [ tests/smpi/smpi_check.h -nt "$exe" ] || [ "$LIB" -nt "$exe" ] || [ include/colibri.h -nt "$exe" ]; then
     # SMPI's MPI_* are weak symbols: only a whole-archive link lets colibri's win.
     smpicc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude "$src" -o "$exe" \
       -Wl,--whole-archive "$LIB" -Wl,--no-whole-archive -lm

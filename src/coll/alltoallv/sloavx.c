@@ -83,11 +83,11 @@ COST_FORMULA(alltoallv, sloavx,
 
 struct sloavx {
     int p, me, li, nloc, node, n_nodes, rails;
-    int64_t send_at, recv_at;                 /* the segment's areas (node_seg_areas) */
     int64_t *sizes_out;                       /* sched_params.sizes_out */
     int *node_of, *node_start, *node_ranks;   /* the layout, copied */
     int64_t *sc, *sd, *rc, *rd;               /* this rank's counts, copied */
     int64_t *send_off, *recv_off, *local_off; /* segment offsets (node_seg_offsets) */
+    int64_t *so, *sl, *ro, *rl;               /* node-aggregated blocks (node_seg_blocks) */
     int64_t *meta;                            /* nloc x 2p: the node's counts */
     int stage;
 };
@@ -131,20 +131,14 @@ static void wait_all(struct sloavx *x, struct schedule *s, enum node_seg_flag f,
 
 /* This rail's messages: for each of its distances j, the node's block for
  * node + j out of the send area, node - j's into the receive area. */
-static int rail_exchange(struct sloavx *x, struct schedule *s, const struct node_seg *g,
-                         int64_t send_at, int64_t recv_at)
+static void rail_exchange(struct sloavx *x, struct schedule *s)
 {
     const int N = x->n_nodes, G = x->rails;
-    int64_t *span = malloc(4 * (size_t)N * sizeof *span);
-    if (!span)
-        return -1;
-    int64_t *so = span, *sl = span + N, *ro = span + 2 * N, *rl = span + 3 * N;
-    node_seg_blocks(g, send_at, recv_at, so, sl, ro, rl);
     wait_all(x, s, NSEG_READY, x->nloc, x->li); /* every rank's blocks for this rail */
     /* each block's header: the node's sizes, from the scratch */
     for (int t = 0; t < node_seg_rail_msgs(N, G, x->li); t++) {
         const int to = node_seg_to(x->node, node_seg_rail_dist(G, x->li, t), N);
-        sched_copy(s, BUF_TMP, 0, BUF_SHM, so[to], NSEG_HEADER);
+        sched_copy(s, BUF_TMP, 0, BUF_SHM, x->so[to], NSEG_HEADER);
     }
     sched_round(s); /* after those READY */
     for (int t = 0; t < node_seg_rail_msgs(N, G, x->li); t++) {
@@ -152,12 +146,19 @@ static int rail_exchange(struct sloavx *x, struct schedule *s, const struct node
         const int to = node_seg_to(x->node, j, N), from = node_seg_from(x->node, j, N);
         const int peer_to = x->node_ranks[x->node_start[to] + x->li];
         const int peer_from = x->node_ranks[x->node_start[from] + x->li];
-        sched_recv(s, peer_from, BUF_SHM, ro[from], rl[from]);
-        sched_send(s, peer_to, BUF_SHM, so[to], sl[to]);
+        sched_recv(s, peer_from, BUF_SHM, x->ro[from], x->rl[from]);
+        sched_send(s, peer_to, BUF_SHM, x->so[to], x->sl[to]);
     }
-    free(span);
     sched_flag_set(s, 0, node_seg_flag(x->li, NSEG_RECEIVED));
-    return 0;
+}
+
+/* This rank's blocks for the ranks of node m into the send area. */
+static void copy_in(struct sloavx *x, struct schedule *s, int m)
+{
+    for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++) {
+        const int d = x->node_ranks[q];
+        sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
+    }
 }
 
 static int sloavx_resume(struct schedule *s, void *const buf[]);
@@ -174,29 +175,22 @@ static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
     /* The same on every rank of the node: all read the same metadata. */
     node_seg_areas(&g, &send_at, &recv_at, &s->shm_bytes);
     node_seg_offsets(&g, x->li, x->me, send_at, recv_at, x->send_off, x->local_off, x->recv_off);
-    x->send_at = send_at, x->recv_at = recv_at;
-    node_seg_sizes(&g, (int64_t *)buf[BUF_TMP]); /* the headers the rails send */
+    node_seg_blocks(&g, send_at, recv_at, x->so, x->sl, x->ro, x->rl);
+    /* the headers the rails send; stage 2 starts from them too */
+    node_seg_sizes(&g, (int64_t *)buf[BUF_TMP]);
 
     /* Blocks into the send area rail by rail, READY reaching epoch + i
      * once rail i's are in: the node's own first, with rail 0's; a rail
      * sends once every rank's blocks for it are in, while a rank with much
      * to copy still copies the next rail's. */
-    for (int q = x->node_start[x->node]; q < x->node_start[x->node + 1]; q++) {
-        const int d = x->node_ranks[q];
-        sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
-    }
+    copy_in(x, s, x->node);
     for (int i = 0; i < (x->rails > 0 ? x->rails : 1); i++) {
-        for (int t = 0; t < node_seg_rail_msgs(x->n_nodes, x->rails, i); t++) {
-            const int m = node_seg_to(x->node, node_seg_rail_dist(x->rails, i, t), x->n_nodes);
-            for (int q = x->node_start[m]; q < x->node_start[m + 1]; q++) {
-                const int d = x->node_ranks[q];
-                sched_copy(s, BUF_SEND, x->sd[d], BUF_SHM, x->send_off[d], x->sc[d]);
-            }
-        }
+        for (int t = 0; t < node_seg_rail_msgs(x->n_nodes, x->rails, i); t++)
+            copy_in(x, s, node_seg_to(x->node, node_seg_rail_dist(x->rails, i, t), x->n_nodes));
         sched_flag_set(s, i, node_seg_flag(x->li, NSEG_READY));
     }
-    if (x->li < x->rails && rail_exchange(x, s, &g, send_at, recv_at) != 0)
-        return -1;
+    if (x->li < x->rails)
+        rail_exchange(x, s);
     /* From this node's ranks (every READY seen: a rail's wait for its own
      * saw them), then from the others' (every RECEIVED). */
     if (x->li >= x->rails)
@@ -224,28 +218,19 @@ static int exchange(struct sloavx *x, struct schedule *s, void *const buf[])
     return 0;
 }
 
-/* Stage 2: the call's sizes, this node's and every other node's from the
- * headers of what it received: the same on every rank. */
-static int sizes_of_call(struct sloavx *x, void *const buf[])
+/* Stage 2: the call's sizes, this node's (still in the scratch) and every
+ * other node's from the headers of what it received: the same on every
+ * rank. */
+static void sizes_of_call(struct sloavx *x, void *const buf[])
 {
-    const struct node_seg g = {x->meta, x->p, x->nloc, x->node, x->n_nodes,
-                               x->node_of, x->node_start, x->node_ranks};
-    const int N = x->n_nodes;
-    int64_t *span = malloc(4 * (size_t)N * sizeof *span);
-    if (!span)
-        return -1;
-    int64_t *so = span, *sl = span + N, *ro = span + 2 * N, *rl = span + 3 * N;
-    node_seg_blocks(&g, x->send_at, x->recv_at, so, sl, ro, rl);
     int64_t v[NSEG_SIZES], w[NSEG_SIZES];
-    node_seg_sizes(&g, v);
-    for (int m = 0; m < N; m++)
+    memcpy(v, buf[BUF_TMP], sizeof v);
+    for (int m = 0; m < x->n_nodes; m++)
         if (m != x->node) {
-            memcpy(w, (const char *)buf[BUF_SHM] + ro[m], sizeof w);
+            memcpy(w, (const char *)buf[BUF_SHM] + x->ro[m], sizeof w);
             node_seg_sizes_max(v, w);
         }
     memcpy(x->sizes_out, v, sizeof v);
-    free(span);
-    return 0;
 }
 
 static int sloavx_resume(struct schedule *s, void *const buf[])
@@ -254,7 +239,8 @@ static int sloavx_resume(struct schedule *s, void *const buf[])
     const int64_t p = x->p;
     if (x->stage == 2) {
         s->resume = NULL;
-        return sizes_of_call(x, buf);
+        sizes_of_call(x, buf);
+        return 0;
     }
     if (x->stage == 0) {
         /* Counts into this rank's metadata area, then every rank's. */
@@ -280,7 +266,7 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     s->state = x;
     s->free_state = sloavx_free;
     x->node_of = malloc((3 * (size_t)P + 1) * sizeof *x->node_of);
-    x->sc = malloc(7 * (size_t)P * sizeof *x->sc);
+    x->sc = malloc((7 * (size_t)P + 4 * (size_t)l->n_nodes) * sizeof *x->sc);
     if (!x->node_of || !x->sc)
         return -1;
     x->p = P, x->me = p->rank;
@@ -296,6 +282,8 @@ int alltoallv_sloavx_build(const struct sched_params *p, struct schedule *s)
     x->rails = node_seg_rails(p->radix, node_fewest(l->n_nodes, l->node_start), l->n_nodes);
     x->sd = x->sc + P, x->rc = x->sc + 2 * P, x->rd = x->sc + 3 * P;
     x->send_off = x->sc + 4 * P, x->recv_off = x->sc + 5 * P, x->local_off = x->sc + 6 * P;
+    x->so = x->sc + 7 * P, x->sl = x->so + l->n_nodes, x->ro = x->sl + l->n_nodes;
+    x->rl = x->ro + l->n_nodes;
     memcpy(x->sc, p->scounts, (size_t)P * sizeof *x->sc);
     memcpy(x->sd, p->sdispls, (size_t)P * sizeof *x->sd);
     memcpy(x->rc, p->rcounts, (size_t)P * sizeof *x->rc);

@@ -1,0 +1,20 @@
+/* Shared by the SMPI test programs: one check agreed over MPI_COMM_WORLD,
+ * counted by ../lib/check.h (include it first, after CHECK_MAX_LINES);
+ * rank 0 prints what failed. */
+#ifndef SMPI_CHECK_H
+#define SMPI_CHECK_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+static inline void smpi_report(int ok, const char *what)
+{
+    int all = 0, rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (check_count(all) && rank == 0)
+        printf("FAIL %s (p=%d)\n", what, size);
+}
+
+#endif
