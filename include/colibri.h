@@ -142,6 +142,26 @@ int colibri_start(MPI_Request *request);
  * many rounds or operations advanced. */
 int colibri_progress(void);
 
+/* 1 when the MPI below calls colibri's progress from its own (Open MPI's
+ * opal_progress, MPICH >= 4.2's MPIX_Async): then any blocking MPI call of
+ * the program advances colibri's running collectives; 0 where it does not
+ * (MPICH before 4.2, Intel MPI, the standard-ABI build, SMPI, or
+ * COLIBRI_PROGRESS_HOOK=0): docs/nonblocking.md, "Progress", says what a
+ * program then must not do. */
+int colibri_progress_hooked(void);
+
+/* What this process's waits did to keep both engines turning (counts since
+ * MPI_Init): `mpi_pokes`, calls that drove the MPI's progress from a
+ * colibri wait (after a flag wait's spin, MPICH's generalized-request
+ * wait); `hook_calls`, calls of colibri's hook by the MPI's progress loop,
+ * `hook_turns` those that advanced colibri's operations; `colibri_turns`,
+ * passes over colibri's operations made by a colibri wait for something
+ * else (a blocking collective, setup, an interposed blocking call). */
+struct colibri_progress_stats {
+    long long mpi_pokes, hook_calls, hook_turns, colibri_turns;
+};
+int colibri_progress_stats(struct colibri_progress_stats *stats);
+
 /* Sparse reductions (allreduce, reduce, reduce_scatter(_block)): where most elements are the
  * operation's neutral element, colibri sends only the others.  By default
  * it estimates the density itself (see docs/sparse.md); this sets the

@@ -82,6 +82,8 @@ void colibri_config_reload(void)
     cfg.node_shm_bytes = shm && *shm ? strtoll(shm, NULL, 10) : 8ll << 20;
     cfg.stats = env_flag("COLIBRI_STATS");
     cfg.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
+    const char *hook = getenv("COLIBRI_PROGRESS_HOOK");
+    cfg.progress_hook = !(hook && strcmp(hook, "0") == 0);
     env_string("COLIBRI_COST_MODEL", cfg.cost_model, sizeof cfg.cost_model);
     cfg.shm_bandwidth = env_positive("COLIBRI_SHM_BANDWIDTH", 1e10);
     cfg.shm_gamma = env_positive("COLIBRI_SHM_GAMMA", 5e-11);

@@ -26,6 +26,7 @@ struct config {
                                         * a communicator's node reduction segment */
     bool stats;                        /* COLIBRI_STATS set, not "0" */
     bool progress_thread;              /* COLIBRI_PROGRESS_THREAD set, not "0" */
+    bool progress_hook;                /* COLIBRI_PROGRESS_HOOK not "0": hook into the MPI's progress */
     char cost_model[256];              /* COLIBRI_COST_MODEL, "" when unset */
     char tuning[4096];                 /* the tuning file in force, "" for none */
     const char *tuning_source;         /* "COLIBRI_TUNING" or "the site's default" */

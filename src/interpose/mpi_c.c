@@ -10,6 +10,7 @@
 #include "../runtime/native.h"
 #include "../runtime/operation.h"
 #include "../runtime/progress.h"
+#include "../runtime/state/engines.h"
 #include "../runtime/stats.h"
 #include "colibri.h"
 
@@ -411,6 +412,7 @@ int MPI_Finalize(void)
 {
     progress_thread_stop();
     nbc_drain();
+    engines_unhook();
     stats_report();
     return PMPI_Finalize();
 }

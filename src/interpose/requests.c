@@ -8,11 +8,29 @@
  * below's calls unchanged.  MPI_Start(all) and MPI_Request_free know
  * colibri's persistent requests.
  */
+#include "colibri.h"
+
 #include "../runtime/operation.h"
+#include "../runtime/state/engines.h"
 
 int colibri_progress(void)
 {
     return nbc_progress();
+}
+
+int colibri_progress_hooked(void)
+{
+    return nbc_mpi_hooked();
+}
+
+int colibri_progress_stats(struct colibri_progress_stats *stats)
+{
+    long long v[4];
+    if (!stats)
+        return MPI_ERR_ARG;
+    engines_stats(v);
+    *stats = (struct colibri_progress_stats){v[0], v[1], v[2], v[3]};
+    return MPI_SUCCESS;
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)

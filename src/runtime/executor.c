@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/engines.h"
 #include "executor.h"
 #include "shm_charge.h"
 #ifdef COLIBRI_SMPI
@@ -103,15 +104,11 @@ static bool flag_reached(_Atomic uint64_t *f, uint64_t want)
     return atomic_load_explicit(f, memory_order_acquire) >= want;
 }
 
-/* What a blocking wait does besides yielding: progress the caller's
- * nonblocking operations (exec_set_idle), one of which may be the rank
- * that this wait waits for (its own earlier call on the same slot). */
-static int (*idle_fn)(void);
-
-void exec_set_idle(int (*fn)(void))
-{
-    idle_fn = fn;
-}
+/* What a blocking wait does besides yielding: turn both engines
+ * (engines.h): the caller's nonblocking operations, one of which may hold
+ * what this wait waits for (its own earlier call on the same slot), and
+ * the MPI's, which may have to move a message before the rank that sets
+ * the flag gets there. */
 
 #ifdef COLIBRI_SMPI
 /* SMPI: the waiter sleeps on the node's SimGrid condition (node.c) until
@@ -123,14 +120,14 @@ static void flag_wait(const struct node_segment *g, _Atomic uint64_t *f, uint64_
         return;
     sg_mutex_lock(g->sim_mutex);
     while (!flag_reached(f, want)) {
-        if (!idle_fn) {
+        if (!engines_colibri_busy()) {
             sg_cond_wait(g->sim_cond, g->sim_mutex);
             continue;
         }
         /* nonblocking operations may hold what this waits for: progress
          * them every simulated microsecond */
         sg_mutex_unlock(g->sim_mutex);
-        idle_fn();
+        engines_colibri_turn();
         sg_mutex_lock(g->sim_mutex);
         if (!flag_reached(f, want))
             sg_cond_wait_for(g->sim_cond, g->sim_mutex, 1e-6);
@@ -157,8 +154,7 @@ static void flag_wait(const struct node_segment *g, _Atomic uint64_t *f, uint64_
 #endif
             continue;
         }
-        if (idle_fn)
-            idle_fn();
+        engines_turn();
         sched_yield();
     }
 }
@@ -480,8 +476,17 @@ int exec_step(struct exec *x, bool wait, bool *done)
     int rc = MPI_SUCCESS;
     while (rc == MPI_SUCCESS && !x->finished) {
         if (x->posted && x->nreq > 0) {
-            if (wait) {
+            if (wait && !engines_colibri_busy()) {
                 rc = PMPI_Waitall(x->nreq, reqs_of(x), st_of(x));
+            } else if (wait) {
+                /* other operations run: they may hold what this round
+                 * waits for (engines.h) */
+                int flag = 0;
+                rc = PMPI_Testall(x->nreq, reqs_of(x), &flag, st_of(x));
+                if (rc == MPI_SUCCESS && !flag) {
+                    engines_colibri_turn();
+                    continue;
+                }
             } else {
                 int flag = 0;
                 rc = PMPI_Testall(x->nreq, reqs_of(x), &flag, st_of(x));

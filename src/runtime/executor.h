@@ -49,11 +49,6 @@ void exec_release(struct exec *x);
  * on a communicator in the same order, so they agree on it). */
 int exec_next_tag(struct comm_state *cs);
 
-/* A function a blocking run calls while it waits on a node flag (the
- * nonblocking operations' progress pass, set by operation.c): an earlier
- * nonblocking call of this rank may hold the slot the run waits for. */
-void exec_set_idle(int (*fn)(void));
-
 /* Local reduction dst = src (op) dst, in MPI_Reduce_local order. */
 int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
                       const struct dtinfo *d);

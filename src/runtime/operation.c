@@ -3,6 +3,7 @@
  * launch with a generalized request, persistent requests, and the progress
  * pass that advances every running operation.
  */
+#include "state/engines.h"
 #include "handles.h"
 #include "operation.h"
 #include "progress.h"
@@ -25,8 +26,11 @@
  * (setup_threads: MPI_THREAD_MULTIPLE, the progress thread's level): a
  * nonblocking call took it three times, 300 instructions. */
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/* Inside, the MPI's progress hook does not re-enter colibri's engine
+ * (engines.h): the MPI calls made here see operations half changed. */
 static void ops_lock(void)
 {
+    engines_enter();
     if (setup_threads())
         pthread_mutex_lock(&lock);
 }
@@ -34,11 +38,15 @@ static void ops_unlock(void)
 {
     if (setup_threads())
         pthread_mutex_unlock(&lock);
+    engines_leave();
 }
 /* False when another thread holds the lock. */
 static bool ops_trylock(void)
 {
-    return !setup_threads() || pthread_mutex_trylock(&lock) == 0;
+    if (setup_threads() && pthread_mutex_trylock(&lock) != 0)
+        return false;
+    engines_enter();
+    return true;
 }
 static struct coll_op *running;
 static int n_running;
@@ -311,6 +319,8 @@ static void op_begin(struct coll_op *op)
     if (rc != MPI_SUCCESS || done)
         op_finished(op, rc);
     ops_unlock();
+    if (!done)
+        engines_op_started();
     progress_thread_wake();
 }
 
@@ -364,7 +374,7 @@ static int wait_fn(int count, void **ops, double timeout, MPI_Status *status)
     (void)timeout, (void)status;
     for (int i = 0; i < count; i++)
         while (!__atomic_load_n(&((struct coll_op *)ops[i])->completed, __ATOMIC_ACQUIRE))
-            nbc_progress();
+            engines_turn();
     return MPI_SUCCESS;
 }
 #define GREQUEST_START(op) \
@@ -375,7 +385,7 @@ static int wait_fn(int count, void **ops, double timeout, MPI_Status *status)
 
 int op_launch(struct coll_op *op, MPI_Request *req)
 {
-    exec_set_idle(nbc_progress);
+    engines_set_colibri(nbc_progress, nbc_busy);
     progress_thread_ensure(nbc_busy, nbc_progress);
     op_pin(op);
     int rc;
@@ -401,7 +411,7 @@ int op_launch(struct coll_op *op, MPI_Request *req)
 
 int op_persist(struct coll_op *op, MPI_Request *req)
 {
-    exec_set_idle(nbc_progress);
+    engines_set_colibri(nbc_progress, nbc_busy);
     progress_thread_ensure(nbc_busy, nbc_progress);
     op_pin(op);
     int rc = op_build(op);
@@ -502,11 +512,19 @@ int nbc_progress(void)
     return advanced;
 }
 
+bool nbc_mpi_hooked(void)
+{
+    engines_set_colibri(nbc_progress, nbc_busy);
+    return engines_hooked();
+}
+
 void nbc_drain(void)
 {
     while (nbc_busy())
-        if (!nbc_progress())
+        if (!nbc_progress()) {
+            engines_poke_mpi();
             sched_yield();
+        }
 }
 
 bool nbc_wait_alone(MPI_Request req)

@@ -131,6 +131,9 @@ bool nbc_busy(void);
  * current rounds; returns how many rounds or operations advanced.  Safe
  * from any thread; a pass already under way elsewhere makes it return 0. */
 int nbc_progress(void);
+/* Whether the MPI below calls nbc_progress from its own progress loop
+ * (state/engines.h); registers colibri's engine with it first. */
+bool nbc_mpi_hooked(void);
 
 /* Runs every running operation to its end (MPI_Finalize: a collective
  * whose request the program freed still completes, MPI-4 3.7.3, and its

@@ -7,6 +7,7 @@
 #include "../../config/config.h"
 #include "node.h"
 #include "state.h"
+#include "engines.h"
 #include "setup.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -84,7 +85,17 @@ int comm_state_get(MPI_Comm comm, struct comm_state **out)
         state_free(cs, sizeof *cs);
         return rc;
     }
-    rc = PMPI_Comm_dup(comm, &cs->comm);
+    /* Nonblocking, and waited for with colibri's engine turning (engines.h):
+     * a rank may start colibri's first call on this communicator while its
+     * other colibri operations run, which a rank still waiting for one of
+     * them before it gets here needs to advance.  Every rank dups the same
+     * way (a blocking and a nonblocking dup need not match).  Once it
+     * completes every rank of `comm` is inside this setup, so the setup's
+     * later collectives need no one outside it. */
+    MPI_Request dup_req = MPI_REQUEST_NULL;
+    rc = PMPI_Comm_idup(comm, &cs->comm, &dup_req);
+    if (rc == MPI_SUCCESS)
+        rc = engines_wait(&dup_req, MPI_STATUS_IGNORE);
     setup_count_collective(0);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_set_attr(comm, keyval, cs);
