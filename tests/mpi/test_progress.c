@@ -5,9 +5,9 @@
 /*
  * Each place colibri waits keeps both engines turning (issue #25,
  * runtime/state/engines.c), one scenario each, made to hang where it
- * would not: rank 0 starts a colibri nonblocking collective X
- * (node_leader: a schedule of shared-memory flags) and enters some other
- * wait; the others start X late, wait for it, which needs rank 0's part
+ * would not: rank 0 starts a colibri nonblocking collective X (a
+ * node_leader schedule of shared-memory flags in a, a rabenseifner one of
+ * two rounds of messages after) and enters some other wait; the others start X late, wait for it, which needs rank 0's part
  * of X to go on, and only then join rank 0's call.
  *
  *  a. a flag wait drives the MPI's progress: rank 0 waits for X while the
@@ -53,13 +53,14 @@ static void on_alarm(int sig)
 
 static int in[N], out[N];
 
-/* Starts X, a node-aware nonblocking allreduce on `c`. */
+/* Starts X, a nonblocking allreduce on `c` with `x_alg`. */
+static const char *x_alg = "node_leader";
 static MPI_Request start_x(MPI_Comm c)
 {
     MPI_Request r;
     for (int i = 0; i < N; i++)
         in[i] = rank + i;
-    int rc = colibri_iallreduce(in, out, N, MPI_INT, MPI_SUM, c, "node_leader", &r);
+    int rc = colibri_iallreduce(in, out, N, MPI_INT, MPI_SUM, c, x_alg, &r);
     check(rc == MPI_SUCCESS, "rank %d: start of X failed in %s", rank, (const char *)scenario);
     return r;
 }
@@ -136,6 +137,10 @@ int main(int argc, char **argv)
                   "rank 0: a flag wait of %d ms never drove the MPI's progress", 30);
     }
 
+    /* From here X is a schedule of two rounds or more (a reduce-scatter,
+     * then an allgather) on every rank: a late rank's X needs rank 0's
+     * second round, which only colibri's engine on rank 0 posts. */
+    x_alg = "rabenseifner";
     scenario = "b (blocking message schedule while X runs)";
     blocking_run(c1, c2, "recursive_doubling");
     scenario = "b (blocking flag schedule while X runs)";
