@@ -48,7 +48,9 @@
 
 static int (*colibri_progress_fn)(void);
 static bool (*colibri_busy_fn)(void);
-static _Thread_local int depth;
+/* initial-exec: a plain %fs-relative access, not a __tls_get_addr call per
+ * lock (the library is loaded with the program or preloaded) */
+static _Thread_local int depth __attribute__((tls_model("initial-exec")));
 /* colibri_progress_stats: counted without a lock (figures, not state) */
 static long long n_pokes, n_hook_calls, n_hook_turns, n_colibri_turns;
 
