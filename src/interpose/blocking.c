@@ -94,10 +94,13 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
     int rc = PMPI_Type_get_extent(datatype, &lb, &extent);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Type_get_true_extent(datatype, &true_lb, &true_extent);
-    if (rc != MPI_SUCCESS || count <= 0)
+    if (rc != MPI_SUCCESS) /* an invalid datatype: the MPI's own error */
         return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                      status);
-    const size_t span = (size_t)true_extent + (size_t)(count - 1) * (size_t)extent;
+    /* a zero-count message is still a message to wait for (and a negative
+     * count is the MPI's error, from its MPI_Irecv) */
+    const size_t span =
+        count > 0 ? (size_t)true_extent + (size_t)(count - 1) * (size_t)extent : 0;
     char *copy = malloc(span ? span : 1);
     if (!copy)
         return MPI_ERR_NO_MEM;
