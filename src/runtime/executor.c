@@ -88,10 +88,14 @@ static _Atomic uint64_t *flag_at(const struct exec *x, const struct sched_op *op
 }
 
 /* flag_wait waits until the flag holds at least `want`.  Another rank of
- * the node sets it, maybe one that shares this core: after a short spin
- * (the common case, a partner on another core about to store; 128 pauses,
- * about 5 us on x86, a pause being 40-140 cycles) the wait yields the core
- * at every poll, so an oversubscribed node makes progress.  Under SimGrid
+ * the node sets it.  After a short spin (the common case, a partner on
+ * another core about to store; 128 pauses, about 5 us on x86, a pause
+ * being 40-140 cycles) it polls the caller's nonblocking operations at
+ * every poll and, only where the node has more of the job's ranks than
+ * processors (g->yield, node.c's node_oversubscribed: the rank it waits
+ * for may need this core), yields the core; elsewhere it goes on spinning,
+ * as the MPI's own waits do: a yield there gave the core to any other busy
+ * process for a whole time slice per poll (node.c says how much).  Under SimGrid
  * SMPI the ranks are threads of one simulation that only switch at MPI or
  * simulation calls: a wait sleeps on the node's condition and is charged
  * NODE_HANDOFF_SECONDS of simulated time once woken, the latency of a
@@ -147,19 +151,27 @@ static void flag_set(const struct node_segment *g, _Atomic uint64_t *f, uint64_t
     sg_mutex_unlock(g->sim_mutex);
 }
 #else
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 static void flag_wait(const struct node_segment *g, _Atomic uint64_t *f, uint64_t want)
 {
-    (void)g;
     for (unsigned i = 0; !flag_reached(f, want); i++) {
         if (i < NODE_SPINS) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
+            cpu_relax();
             continue;
         }
         if (idle_fn)
             idle_fn();
-        sched_yield();
+        /* the yield only where the node is oversubscribed (g->yield) */
+        if (g->yield)
+            sched_yield();
+        else
+            cpu_relax();
     }
 }
 
