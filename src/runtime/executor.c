@@ -10,6 +10,9 @@
  */
 #include <limits.h>
 #include <sched.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,6 +48,43 @@ static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+/* A copy into the node's segment, which another core reads next: with
+ * streaming stores from STREAM_BYTES on (x86-64), so that the data goes to
+ * memory instead of staying dirty in this core's cache, from where the
+ * reader would fetch it line by line.  Returns false where it did not copy
+ * (another architecture, a short or unaligned-beyond-repair copy). */
+#define STREAM_BYTES (16 * 1024)
+static bool stream_copy(void *dst, const void *src, size_t n)
+{
+#if defined(__x86_64__)
+    if (n < STREAM_BYTES)
+        return false;
+    char *d = dst;
+    const char *s = src;
+    const size_t head = (16 - (uintptr_t)d % 16) % 16;
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+        _mm_stream_si128((__m128i *)(d + i), a);
+        _mm_stream_si128((__m128i *)(d + i + 16), b);
+        _mm_stream_si128((__m128i *)(d + i + 32), c);
+        _mm_stream_si128((__m128i *)(d + i + 48), e);
+    }
+    memcpy(d + i, s + i, n - i);
+    /* streaming stores are weakly ordered: before the flag that says so */
+    _mm_sfence();
+    return true;
+#else
+    (void)dst, (void)src, (void)n;
+    return false;
+#endif
 }
 
 int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
@@ -361,6 +401,13 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
             continue;
         }
         if (op->kind == SOP_COPY) {
+            if (op->dst_buf == BUF_SHM && d->contiguous && op->src_buf != BUF_SHM &&
+                stream_copy(at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
+                            at(x->buf[op->src_buf], op->src_off, d),
+                            (size_t)op->count * (size_t)d->extent)) {
+                shm_charge_add(&charge, c, op);
+                continue;
+            }
             rc = copy_elems(at(x->buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d),
                             at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
                             op->count, c->dt, d);

@@ -44,11 +44,18 @@ int reduce_node_leader_build(const struct sched_params *p, struct schedule *s)
         const int u = (int)k;
         const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
         const int64_t out = node_output(v.L, v.C);
-        node_publish(s, &v, u, in, at, m);
+        /* the representative alone reads its node's inputs: its own is
+         * read where it is, never copied (unless it is the root's receive
+         * buffer, in place, which the result overwrites as it is built) */
+        const bool own = rep && !(v.N == 1 && in == BUF_RECV);
+        if (own)
+            node_publish_except(s, &v, u, in, at, m, 0, m);
+        else
+            node_publish(s, &v, u, in, at, m);
         if (rep && v.N == 1) {
-            node_reduce(s, &v, u, 0, m, BUF_RECV, at);
+            node_reduce_own(s, &v, u, 0, m, BUF_RECV, at, own ? in : -1, at);
         } else if (rep) {
-            node_reduce(s, &v, u, 0, m, BUF_SHM, out);
+            node_reduce_own(s, &v, u, 0, m, BUF_SHM, out, in, at);
             struct sched_params sub = node_sub_params(p, m);
             sub.rank = v.node, sub.size = v.N, sub.root = root_node, sub.in_place = true;
             if (m > 0 && node_embed(s, p->inner, &sub, reps, u, BUF_SHM, out, BUF_SHM, out) != 0) {

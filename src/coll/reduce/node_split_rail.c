@@ -27,7 +27,7 @@ int reduce_node_split_rail_build(const struct sched_params *p, struct schedule *
     const bool root = p->rank == p->root;
     struct sched_params sub = node_sub_params(p, 0);
     sub.root = p->layout->node_of[p->root];
-    return node_rail_schedule(p, s, p->in_place && root ? BUF_RECV : BUF_SEND, sub, root);
+    return node_rail_schedule(p, s, p->in_place && root ? BUF_RECV : BUF_SEND, sub, root, root);
 }
 
 double reduce_node_split_rail_cost(const struct sched_params *p, const struct cost_params *m)
