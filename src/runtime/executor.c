@@ -50,11 +50,17 @@ static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt
     return MPI_SUCCESS;
 }
 
-/* A copy into the node's segment, which another core reads next: with
- * streaming stores from STREAM_BYTES on (x86-64), so that the data goes to
- * memory instead of staying dirty in this core's cache, from where the
- * reader would fetch it line by line.  Returns false where it did not copy
- * (another architecture, a short or unaligned-beyond-repair copy). */
+/* A copy from the caller's memory into the node's segment, which another
+ * core reads next (an input, or a rail's first operand of its slice, which
+ * the root copies out): with streaming stores from STREAM_BYTES on
+ * (x86-64), so that the data goes to memory instead of staying dirty in
+ * this core's cache, from where the reader would fetch it line by line.
+ * That fetch made Open MPI 5's reduce through the segment 2x slower than
+ * its native single-copy one from 64 KiB on 2 ranks of this AMD EPYC VM,
+ * on a quiet machine (issue #26, docs/results/ompi5-reduce/: 0.7-1.2x
+ * with them; streaming only the published inputs, not a rail's first
+ * operand, measured 1.2-1.9x).  Returns false where it did not copy
+ * (another architecture, a short copy). */
 #define STREAM_BYTES (16 * 1024)
 static bool stream_copy(void *dst, const void *src, size_t n)
 {

@@ -4,8 +4,10 @@
  * local rank 0 elsewhere, and those run the selector's flat reduce between
  * nodes (allreduce/node_leader.c is the same for all ranks).
  *
- * Per chunk (patterns/node_reduce.h): every rank copies its chunk into the
- * segment; the node's representative combines all inputs in rank order
+ * Per chunk (patterns/node_reduce.h): every rank but the representative
+ * copies its chunk into the segment (the representative reads its own
+ * where it is, unless it is the root's receive buffer with one node, in
+ * place); the node's representative combines all inputs in rank order
  * (the root straight into its receive buffer when there is one node, else
  * into the output area, where the flat reduce runs in place); the root
  * copies the result out.
