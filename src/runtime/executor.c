@@ -10,6 +10,9 @@
  */
 #include <limits.h>
 #include <sched.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +49,49 @@ static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+/* A copy from the caller's memory into the node's segment, which another
+ * core reads next (an input, or a rail's first operand of its slice, which
+ * the root copies out): with streaming stores from STREAM_BYTES on
+ * (x86-64), so that the data goes to memory instead of staying dirty in
+ * this core's cache, from where the reader would fetch it line by line.
+ * That fetch made Open MPI 5's reduce through the segment 2x slower than
+ * its native single-copy one from 64 KiB on 2 ranks of this AMD EPYC VM,
+ * on a quiet machine (issue #26, docs/results/ompi5-reduce/: 0.7-1.2x
+ * with them; streaming only the published inputs, not a rail's first
+ * operand, measured 1.2-1.9x).  Returns false where it did not copy
+ * (another architecture, a short copy). */
+#define STREAM_BYTES (16 * 1024)
+static bool stream_copy(void *dst, const void *src, size_t n)
+{
+#if defined(__x86_64__)
+    if (n < STREAM_BYTES)
+        return false;
+    char *d = dst;
+    const char *s = src;
+    const size_t head = (16 - (uintptr_t)d % 16) % 16;
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+        _mm_stream_si128((__m128i *)(d + i), a);
+        _mm_stream_si128((__m128i *)(d + i + 16), b);
+        _mm_stream_si128((__m128i *)(d + i + 32), c);
+        _mm_stream_si128((__m128i *)(d + i + 48), e);
+    }
+    memcpy(d + i, s + i, n - i);
+    /* streaming stores are weakly ordered: before the flag that says so */
+    _mm_sfence();
+    return true;
+#else
+    (void)dst, (void)src, (void)n;
+    return false;
+#endif
 }
 
 int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64_t count,
@@ -89,10 +135,14 @@ static _Atomic uint64_t *flag_at(const struct exec *x, const struct sched_op *op
 }
 
 /* flag_wait waits until the flag holds at least `want`.  Another rank of
- * the node sets it, maybe one that shares this core: after a short spin
- * (the common case, a partner on another core about to store; 128 pauses,
- * about 5 us on x86, a pause being 40-140 cycles) the wait yields the core
- * at every poll, so an oversubscribed node makes progress.  Under SimGrid
+ * the node sets it.  After a short spin (the common case, a partner on
+ * another core about to store; 128 pauses, about 5 us on x86, a pause
+ * being 40-140 cycles) it polls the caller's nonblocking operations at
+ * every poll and, only where the node has more of the job's ranks than
+ * processors (g->yield, node.c's node_oversubscribed: the rank it waits
+ * for may need this core), yields the core; elsewhere it goes on spinning,
+ * as the MPI's own waits do: a yield there gave the core to any other busy
+ * process for a whole time slice per poll (node.c says how much).  Under SimGrid
  * SMPI the ranks are threads of one simulation that only switch at MPI or
  * simulation calls: a wait sleeps on the node's condition and is charged
  * NODE_HANDOFF_SECONDS of simulated time once woken, the latency of a
@@ -144,18 +194,30 @@ static void flag_set(const struct node_segment *g, _Atomic uint64_t *f, uint64_t
     sg_mutex_unlock(g->sim_mutex);
 }
 #else
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 static void flag_wait(const struct node_segment *g, _Atomic uint64_t *f, uint64_t want)
 {
-    (void)g;
     for (unsigned i = 0; !flag_reached(f, want); i++) {
         if (i < NODE_SPINS) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
+            cpu_relax();
             continue;
         }
-        engines_turn();
-        sched_yield();
+        /* both engines (engines.h): at every poll where the wait yields,
+         * every 32nd (about 1-2 us of pauses) where it spins, so that the
+         * MPI call does not delay noticing the flag */
+        if (g->yield || (i & 31) == 0)
+            engines_turn();
+        /* the yield only where the node is oversubscribed (g->yield) */
+        if (g->yield)
+            sched_yield();
+        else
+            cpu_relax();
     }
 }
 
@@ -345,6 +407,13 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
             continue;
         }
         if (op->kind == SOP_COPY) {
+            if (op->dst_buf == BUF_SHM && d->contiguous && op->src_buf != BUF_SHM &&
+                stream_copy(at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
+                            at(x->buf[op->src_buf], op->src_off, d),
+                            (size_t)op->count * (size_t)d->extent)) {
+                shm_charge_add(&charge, c, op);
+                continue;
+            }
             rc = copy_elems(at(x->buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d),
                             at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
                             op->count, c->dt, d);

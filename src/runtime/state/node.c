@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../config/config.h"
 #include "../../patterns/node_reduce.h"
@@ -282,12 +283,43 @@ static void flag_window_free(MPI_Comm comm, MPI_Win *win, void *header, int64_t 
 #endif
 }
 
+/* Whether flag waits on a node of `nloc` of the communicator's ranks
+ * should yield the core while they wait (node_segment.yield, executor.c's
+ * flag_wait): only where the node runs more of the job's ranks than it has
+ * processors, so that the rank being waited for may be waiting for this
+ * rank's core.  Elsewhere a wait spins, as the MPI's own waits do.
+ * Yielding there cost a whole time slice per poll as soon as any other
+ * process was runnable on the core: Linux's EEVDF scheduler (6.18 here)
+ * runs every other runnable task of the core before the yielder again and
+ * charges the yielder for it (a 100 us loop with one sched_yield took 3 ms
+ * beside a busy process on its core, with ten 28 ms); with one busy process
+ * beside 2 ranks on 2 cores, Open MPI 5's reduce through the segment took
+ * 4-7x native at 1-4 MiB (docs/results/ompi5-reduce/).  The job's ranks on
+ * the node: MPI_COMM_WORLD's layout where it is known, at least `nloc`.
+ * Decided once per segment. */
+static bool node_oversubscribed(int nloc)
+{
+    static long cpus; /* online processors, read once (sysconf reads /sys) */
+    if (!cpus)
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int ranks = nloc, me = -1;
+    const struct group_state *w = group_state_world_parent();
+    if (w && w->layout_mem && PMPI_Comm_rank(MPI_COMM_WORLD, &me) == MPI_SUCCESS && me >= 0 &&
+        me < w->size) {
+        const int n = w->layout.node_of[me];
+        const int on_node = w->layout.node_start[n + 1] - w->layout.node_start[n];
+        ranks = on_node > ranks ? on_node : ranks;
+    }
+    return cpus < 1 || ranks > cpus;
+}
+
 /* Binds the flag-related fields of seg to a window made by flag_window. */
 static void bind_flags(struct node_segment *seg, void *header, unsigned char *flags,
-                       uint64_t *epoch)
+                       uint64_t *epoch, bool yield)
 {
     seg->flags = flags;
     seg->epoch = epoch;
+    seg->yield = yield;
     seg->sim_mutex = ((void **)header)[0];
     seg->sim_cond = ((void **)header)[1];
 }
@@ -314,12 +346,13 @@ int node_segment_attach(struct comm_state *cs, struct node_segment *seg)
         ns->header = shm;
         ns->flags = (unsigned char *)shm + NODE_HEADER_BYTES;
         ns->epoch = 1;
+        ns->yield = node_oversubscribed(nloc);
     }
     seg->cs = cs;
     seg->base = ns->shm;
     seg->size = ns->size;
     seg->slot_flags = 0;
-    bind_flags(seg, ns->header, ns->flags, &ns->epoch);
+    bind_flags(seg, ns->header, ns->flags, &ns->epoch, ns->yield);
     return MPI_SUCCESS;
 }
 
@@ -349,12 +382,13 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
         r->data_bytes = data;
         r->bytes = bytes;
         r->epoch = 1;
+        r->yield = node_oversubscribed(r->nloc);
     }
     seg->cs = cs;
     seg->base = r->data;
     seg->size = r->data_bytes;
     seg->slot_flags = node_slot_flags(r->nloc);
-    bind_flags(seg, r->header, r->flags, &r->epoch);
+    bind_flags(seg, r->header, r->flags, &r->epoch, r->yield);
     return MPI_SUCCESS;
 }
 

@@ -33,6 +33,10 @@ struct node_segment {
     int64_t slot_elems;    /* a slot's data, in elements of the call's type */
     int slot_flags;        /* 0: no slots */
     uint64_t *epoch;
+    /* Whether a flag wait gives its core away (sched_yield) once it has
+     * spun: only where the node runs more of the job's ranks than it has
+     * processors (node.c, node_oversubscribed). */
+    bool yield;
     /* SMPI builds: the node's SimGrid mutex and condition, on which flag
      * waits sleep until a flag is set (node.c); NULL elsewhere. */
     void *sim_mutex, *sim_cond;

@@ -38,6 +38,7 @@ struct node_state {
     unsigned char *flags;
     int64_t flag_bytes;
     uint64_t epoch;
+    bool yield;       /* flag waits yield the core (node.c, node_oversubscribed) */
 };
 
 /* What depends only on a communicator's group, shared by every communicator
@@ -123,6 +124,7 @@ struct comm_state {
         int64_t bytes;        /* what the node's first rank allocated */
         int nloc;             /* ranks on this node */
         uint64_t epoch;
+        bool yield;           /* flag waits yield the core (node.c, node_oversubscribed) */
     } red;
     /* Nonblocking and persistent operations using the state (they may
      * outlive the program's handle of the communicator: MPI_Comm_free only
