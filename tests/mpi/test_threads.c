@@ -86,10 +86,11 @@ int main(int argc, char **argv)
         colibri_setup_stats(&s1);
         first[t] = s1.setup_collectives - s0.setup_collectives;
     }
-    /* The second and third: the private dup, the node communicator, the
-     * segment's flag window and the segment (the first also exchanged the
-     * world group's layout). */
-    int own_node = first[1] == 4 && first[2] == 4;
+    /* The second and third: the private dup, the node setup's rendezvous
+     * (a nonblocking barrier, runtime/state/node.c), the node
+     * communicator, the segment's flag window and the segment (the first
+     * also exchanged the world group's layout). */
+    int own_node = first[1] == 5 && first[2] == 5;
     pthread_t th[THREADS];
     for (int t = 0; t < THREADS; t++)
         pthread_create(&th[t], NULL, work, (void *)(long)t);

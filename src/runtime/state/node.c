@@ -16,6 +16,7 @@
 #include "../../patterns/node_reduce.h"
 #include "../../patterns/node_segment.h"
 #include "../../patterns/nodes.h"
+#include "engines.h"
 #include "node.h"
 #include "setup.h"
 #ifdef COLIBRI_SMPI
@@ -324,11 +325,33 @@ static void bind_flags(struct node_segment *seg, void *header, unsigned char *fl
     seg->sim_cond = ((void **)header)[1];
 }
 
+/* Before the node's blocking setup collectives (MPI_Comm_create_group or
+ * MPI_Comm_split_type, MPI_Win_allocate_shared, MPI_Barrier): every rank
+ * of the communicator meets in a nonblocking barrier, waited for with
+ * colibri's engine turning (engines.h).  A rank may reach this setup
+ * while its other colibri operations run, and a rank that first waits for
+ * one of those needs this one to advance it; once the barrier completes
+ * every rank is inside this setup, so the blocking collectives after it
+ * need no one outside.  One more setup collective, at a communicator's
+ * first node-aware call only. */
+static int setup_rendezvous(struct comm_state *cs)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = PMPI_Ibarrier(cs->comm, &r);
+    setup_count_collective(0);
+    return rc != MPI_SUCCESS ? rc : engines_wait(&r, MPI_STATUS_IGNORE);
+}
+
 int node_segment_attach(struct comm_state *cs, struct node_segment *seg)
 {
     if (!cs->grp->layout_mem)
         return MPI_ERR_INTERN;
     struct node_state *ns = node_state_of(cs);
+    if (ns->comm == MPI_COMM_NULL || !ns->flags) {
+        int rc = setup_rendezvous(cs);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     if (ns->comm == MPI_COMM_NULL) {
         int rc = node_comm_create(cs, ns);
         if (rc != MPI_SUCCESS)
@@ -363,7 +386,9 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
         if (!cs->grp->layout_mem)
             return MPI_ERR_INTERN;
         struct node_state *ns = &cs->own_node;
-        int rc = ns->comm == MPI_COMM_NULL ? node_comm_create(cs, ns) : MPI_SUCCESS;
+        int rc = setup_rendezvous(cs);
+        if (rc == MPI_SUCCESS && ns->comm == MPI_COMM_NULL)
+            rc = node_comm_create(cs, ns);
         if (rc == MPI_SUCCESS)
             rc = PMPI_Comm_size(ns->comm, &r->nloc);
         if (rc != MPI_SUCCESS)
