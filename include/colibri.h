@@ -198,7 +198,8 @@ void colibri_config_reload(void);
  * layout, cached schedules), and the node layout of a derived communicator
  * is predicted from MPI_COMM_WORLD's without communication.
  * COLIBRI_SETUP=eager instead builds every communicator's own state, node
- * layout exchanged (MPI_Comm_split_type and an allgather), on its first
+ * layout exchanged (MPI_Comm_split_type, a minimum over the node and
+ * colibri's own allgather of node leaders), on its first
  * colibri collective, as a library without these techniques does; for
  * comparison.  COLIBRI_CACHE_BYTES caps the schedules cached per process
  * (least recently used go first; default 8 MiB, 0: none cached).
@@ -223,6 +224,11 @@ struct colibri_setup_stats {
     long long schedule_hits;       /* calls that reused a cached schedule */
     long long schedules_evicted;   /* dropped to stay under COLIBRI_CACHE_BYTES */
     long long schedule_bytes;      /* of state_bytes, the cached schedules' now */
+    long long layout_rounds;       /* rounds of colibri's own allgather of node
+                                      leaders in layout exchanges (ceil(lg p)
+                                      per exchange) */
+    long long layout_messages;     /* point-to-point messages this process sent
+                                      in them (one per round) */
 };
 
 int colibri_setup_stats(struct colibri_setup_stats *stats);

@@ -61,7 +61,7 @@ run() {
   read -r plat hosts <<<"$(platform_for "$p")"
   local start=$SECONDS
   local cmd=(smpirun -np "$p" -platform "$plat" -hostfile "$hosts"
-    --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --cfg=smpi/allgather:mpich
+    --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
     --log=root.thres:warning "${cfg[@]}"
     "$BENCH" -i 1 -w 0 -L "$MODEL" -o "$csv.part" "$@")
   timeout "$TIMEOUT" "${cmd[@]}" >"$out" 2>&1

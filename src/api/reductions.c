@@ -18,20 +18,6 @@
 #include "../runtime/stats.h"
 #include "../runtime/state/node.h"
 #include "../runtime/validate.h"
-#include "../runtime/state/node.h"
-
-static const char *const fnames[CALL_KINDS][COLIBRI_NCOLL] = {
-    {"MPI_Allreduce", "MPI_Reduce", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
-     "MPI_Alltoall", "MPI_Alltoallv"},
-    {"MPI_Iallreduce", "MPI_Ireduce", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
-     "MPI_Ialltoall", "MPI_Ialltoallv"},
-    {"MPI_Allreduce_init", "MPI_Reduce_init", "MPI_Reduce_scatter_init",
-     "MPI_Reduce_scatter_block_init", "MPI_Alltoall_init", "MPI_Alltoallv_init"}};
-
-const char *coll_fname(colibri_coll coll, enum call_kind kind)
-{
-    return fnames[kind][coll];
-}
 
 /*
  * The agreed sparsity estimate that lets the selector weigh the sparse
@@ -430,7 +416,7 @@ static int pair_to_native(struct native_args *a, const char *requested, enum cal
 static int run(struct native_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
-    const char *fname = fnames[kind][a->coll];
+    const char *fname = coll_fname(a->coll, kind);
     if (req)
         *req = MPI_REQUEST_NULL;
     struct call_memo *m = requested ? NULL : memo_find(a, kind);
@@ -609,7 +595,7 @@ static int with_request(struct native_args a, const char *algorithm, enum call_k
                         MPI_Request *request)
 {
     if (!request)
-        return raise_error(a.comm, fnames[kind][a.coll], MPI_ERR_REQUEST, "request is NULL");
+        return raise_error(a.comm, coll_fname(a.coll, kind), MPI_ERR_REQUEST, "request is NULL");
     return run(&a, algorithm, kind, request);
 }
 

@@ -14,8 +14,18 @@
  * rails), one message each way, so a round costs one message time on
  * every rail at once.
  *
+ * As an allgather (Bruck et al.'s, radix k; every rank's value arrives
+ * once, no operation needed): node n keeps the values it holds in rotated
+ * order, slot i holding node n - i (mod N), so before round t slots
+ * [0, D) are full.  For partner j it sends slots [0, dis_count) to
+ * dis_to, and what it receives from dis_from (whose slots [0, D) are
+ * nodes n - j D - [0, D)) fills its slots [j D, j D + dis_count): the
+ * values not held yet and no others, so after the last round slots
+ * [0, N) hold every node once.  dis_count is the same at both ends of a
+ * message.
+ *
  * Pure functions, no MPI: tests/unit/test_patterns_dissemination.c checks
- * the coverage exhaustively.
+ * the coverage exhaustively, and the allgather's slots.
  */
 #ifndef COLIBRI_PATTERN_DISSEMINATION_H
 #define COLIBRI_PATTERN_DISSEMINATION_H
@@ -50,6 +60,21 @@ static inline int dis_to(int n, int j, long long D, int N)
 static inline int dis_from(int n, int j, long long D, int N)
 {
     return (int)((((long long)n - (long long)j * D) % N + N) % N);
+}
+
+/* The allgather's values in partner j's message of a round of distance D:
+ * min(D, N - j D) (those beyond would be held already).  Needs
+ * dis_active(N, j, D). */
+static inline long long dis_count(int N, int j, long long D)
+{
+    const long long rest = (long long)N - (long long)j * D;
+    return rest < D ? rest : D;
+}
+
+/* The node whose value the allgather's slot i of node n holds. */
+static inline int dis_slot_node(int n, long long i, int N)
+{
+    return (int)((((long long)n - i) % N + N) % N);
 }
 
 #endif

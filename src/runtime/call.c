@@ -1,6 +1,20 @@
-/* Datatype facts the executor needs: extents, and whether plain memory
- * copies are exact for it. */
+/* What every call needs whatever its collective: the MPI name of its form
+ * (for errors), and datatype facts the executor needs: extents, and whether
+ * plain memory copies are exact for it. */
 #include "call.h"
+
+static const char *const fnames[CALL_KINDS][COLIBRI_NCOLL] = {
+    {"MPI_Allreduce", "MPI_Reduce", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
+     "MPI_Alltoall", "MPI_Alltoallv"},
+    {"MPI_Iallreduce", "MPI_Ireduce", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
+     "MPI_Ialltoall", "MPI_Ialltoallv"},
+    {"MPI_Allreduce_init", "MPI_Reduce_init", "MPI_Reduce_scatter_init",
+     "MPI_Reduce_scatter_block_init", "MPI_Alltoall_init", "MPI_Alltoallv_init"}};
+
+const char *coll_fname(colibri_coll coll, enum call_kind kind)
+{
+    return fnames[kind][coll];
+}
 
 int dtinfo_init(MPI_Datatype dt, struct dtinfo *d)
 {

@@ -386,9 +386,17 @@ static void test_eager(void)
     b = stats();
     expect(b.group_states == a.group_states + 1 && b.group_shared == a.group_shared,
            "eager: a private group state");
+    int lg = 0, p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    while ((1 << lg) < p)
+        lg++;
     expect(b.layouts_exchanged == a.layouts_exchanged + 1 &&
                b.layout_collectives == a.layout_collectives + 3,
-           "eager: the layout exchanged on first use (split_type, allreduce, allgather)");
+           "eager: the layout exchanged on first use (split_type, allreduce, colibri's allgather)");
+    /* colibri's own allgather of node leaders (node.c): ceil(lg p) rounds
+     * of one message sent, whatever the MPI's MPI_Allgather does */
+    expect(b.layout_rounds == a.layout_rounds + lg && b.layout_messages == a.layout_messages + lg,
+           "eager: the exchange's allgather takes ceil(lg p) rounds of one message");
     expect(layout_matches(d), "eager: the exchanged layout is right");
     expect(sloavx(d), "eager: sloavx");
     MPI_Comm d2;

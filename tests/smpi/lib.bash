@@ -22,13 +22,12 @@ smpi_build() {
 # message-size correction factors set to 1).  One rank per host unless
 # HOSTFILE names another placement (lines "host:ranks", hosts node-0..1023).
 # SMPI_CFG adds SMPI options; PLATFORM names another platform (default
-# platforms/cluster-1024.xml).  SMPI's MPI_Allgather is mpich's: its
-# default sends p^2 messages, and colibri's one-time node-layout exchange
-# (on the first automatic reduction) took minutes of simulation at 1024
-# ranks with it.
+# platforms/cluster-1024.xml).  SMPI's own collectives keep their default
+# algorithms: colibri's setup uses none whose default is slow to simulate
+# (its layout exchange has its own allgather, tests/smpi/layout.sh).
 smpi_run() {
   local np=$1; shift
   smpirun -np "$np" -platform "${PLATFORM:-platforms/cluster-1024.xml}" -hostfile "${HOSTFILE:-platforms/hostfile-1024.txt}" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
-    --cfg=smpi/allgather:mpich --log=root.thres:warning ${SMPI_CFG:-} "$@"
+    --log=root.thres:warning ${SMPI_CFG:-} "$@"
 }

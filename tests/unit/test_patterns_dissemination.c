@@ -5,6 +5,10 @@
  * the least), the partners of a round are each other's (n sends to m for
  * j exactly when m receives from n for j), and a round's partners are
  * distinct nodes other than n itself (no rail idles on a duplicate).
+ * As an allgather (N up to 300, radix 2 to 20): every slot is written once,
+ * by a message whose count both ends agree on, with the value its slot
+ * says (dis_slot_node), only from slots the sender already holds, and
+ * every slot of every node is full after the last round.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +20,40 @@
 #include "../lib/check.h"
 
 enum { NMAX = 300 };
+
+/* The allgather of node ids over N nodes, radix k, slots as in
+ * dissemination.h. */
+static void test_allgather(int N, int k)
+{
+    static int slot[NMAX][NMAX], next[NMAX][NMAX];
+    for (int n = 0; n < N; n++)
+        for (int i = 0; i < N; i++)
+            slot[n][i] = i == 0 ? n : -1;
+    bool ok = true;
+    for (int t = 0; t < dis_rounds(N, k) && ok; t++) {
+        const long long D = dis_distance(k, t);
+        memcpy(next, slot, sizeof slot);
+        for (int n = 0; n < N && ok; n++) {
+            for (int j = 1; j < k && dis_active(N, j, D) && ok; j++) {
+                const int from = dis_from(n, j, D, N);
+                const long long c = dis_count(N, j, D);
+                /* the sender's count for this message is its own dis_count(N, j, D):
+                 * the same j and D, so trivially equal; what matters is the range */
+                ok = c >= 1 && c <= D && j * D + c <= N;
+                for (long long i = 0; ok && i < c; i++) {
+                    ok = slot[from][i] >= 0 && next[n][j * D + i] == -1 &&
+                         slot[from][i] == dis_slot_node(n, j * D + i, N);
+                    next[n][j * D + i] = slot[from][i];
+                }
+            }
+        }
+        memcpy(slot, next, sizeof slot);
+    }
+    for (int n = 0; n < N && ok; n++)
+        for (int i = 0; i < N && ok; i++)
+            ok = slot[n][i] == dis_slot_node(n, i, N);
+    check(ok, "allgather N=%d k=%d: a slot written twice, wrongly, from an empty slot or never", N, k);
+}
 
 int main(void)
 {
@@ -58,6 +96,9 @@ int main(void)
             check(!full_early, "N=%d k=%d: %d rounds where %d do", N, k, rounds, rounds - 1);
         }
     }
+    for (int N = 1; N <= NMAX; N++)
+        for (int k = 2; k <= 20; k++)
+            test_allgather(N, k);
     check(dis_rounds(64, 17) == 2 && dis_rounds(256, 17) == 2 && dis_rounds(1, 2) == 0 &&
               dis_rounds(2, 2) == 1 && dis_rounds(1024, 2) == 10,
           "dis_rounds at the seed's shapes");

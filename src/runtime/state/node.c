@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../config/config.h"
+#include "../../patterns/dissemination.h"
 #include "../../patterns/node_reduce.h"
 #include "../../patterns/node_segment.h"
 #include "../../patterns/nodes.h"
@@ -37,8 +38,54 @@ static struct node_state *node_state_of(struct comm_state *cs)
     return cs->node;
 }
 
+/* colibri's own allgather of one int per rank over cs->comm (out: size
+ * entries), so that setup costs the same whatever the MPI's MPI_Allgather
+ * does (SimGrid SMPI's default sends p^2 messages: a 256-rank layout
+ * exchange took minutes of simulation with it).  Bruck's dissemination
+ * (patterns/dissemination.h) of radix 2: ceil(lg p) rounds, in each one
+ * message to rank r + 2^t and one from r - 2^t (min(2^t, p - 2^t) ints),
+ * p - 1 ints received in all; the rounds and bytes of MPICH's and Open
+ * MPI's own short allgathers (recursive doubling, Bruck).  The tag is the
+ * communicator's next call tag, taken at the same collective on every
+ * rank, as the executor takes it (exec_next_tag). */
+#define LAYOUT_RADIX 2
+static int allgather_int(struct comm_state *cs, int value, int *out)
+{
+    const int p = cs->size, r = cs->rank;
+    int *slot = malloc((size_t)p * sizeof *slot);
+    if (!slot)
+        return MPI_ERR_NO_MEM;
+    slot[0] = value; /* slot i: rank r - i (mod p) */
+    const int tag = (int)(cs->seq++ & 0x7fff);
+    int rc = MPI_SUCCESS;
+    for (int t = 0; t < dis_rounds(p, LAYOUT_RADIX) && rc == MPI_SUCCESS; t++) {
+        const long long D = dis_distance(LAYOUT_RADIX, t);
+        MPI_Request reqs[2 * (LAYOUT_RADIX - 1)];
+        int n = 0;
+        for (int j = 1; j < LAYOUT_RADIX && dis_active(p, j, D) && rc == MPI_SUCCESS; j++) {
+            const int c = (int)dis_count(p, j, D);
+            rc = PMPI_Irecv(slot + j * D, c, MPI_INT, dis_from(r, j, D, p), tag, cs->comm, &reqs[n]);
+            n += rc == MPI_SUCCESS;
+            if (rc == MPI_SUCCESS)
+                rc = PMPI_Isend(slot, c, MPI_INT, dis_to(r, j, D, p), tag, cs->comm, &reqs[n]);
+            n += rc == MPI_SUCCESS;
+            setup_stats.layout_messages += rc == MPI_SUCCESS;
+        }
+        const int wrc = n > 0 ? PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+        if (rc == MPI_SUCCESS)
+            rc = wrc;
+        setup_stats.layout_rounds++;
+    }
+    for (int i = 0; i < p && rc == MPI_SUCCESS; i++)
+        out[dis_slot_node(r, i, p)] = slot[i];
+    free(slot);
+    return rc;
+}
+
 /* The reference path: every rank learns its node from MPI and tells the
- * others its node's leader.  Keeps the node communicator it makes. */
+ * others its node's leader.  Keeps the node communicator it makes.  Three
+ * setup calls: MPI_Comm_split_type and a minimum over the node (the MPI's;
+ * they cost what the node's ranks alone cost) and allgather_int. */
 static int leaders_exchange(struct comm_state *cs, int *leader_of)
 {
     MPI_Comm node = MPI_COMM_NULL;
@@ -53,7 +100,7 @@ static int leaders_exchange(struct comm_state *cs, int *leader_of)
         setup_count_collective(1);
     }
     if (rc == MPI_SUCCESS) {
-        rc = PMPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, cs->comm);
+        rc = allgather_int(cs, leader, leader_of);
         setup_count_collective(1);
     }
     /* Kept for the segment.  The node state has no communicator yet: the

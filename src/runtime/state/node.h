@@ -14,7 +14,8 @@
  * group state.  Lazy setup predicts it from MPI_COMM_WORLD's layout with no
  * communication (patterns/nodes.h, node_leaders_predict); it is exchanged
  * (collective over the communicator: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED),
- * a minimum over the node and an allgather of node leaders) when there is
+ * a minimum over the node and colibri's own allgather of node leaders over
+ * point-to-point messages, ceil(lg p) rounds) when there is
  * no parent layout yet, the group has a member outside MPI_COMM_WORLD, or
  * setup is eager.  Every rank takes the same branch: they see the same group
  * and, in a correct program, the same order of collectives. */
