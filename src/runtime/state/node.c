@@ -86,10 +86,30 @@ static int allgather_int(struct comm_state *cs, int value, int *out)
  * others its node's leader.  Keeps the node communicator it makes.  Three
  * setup calls: MPI_Comm_split_type and a minimum over the node (the MPI's;
  * they cost what the node's ranks alone cost) and allgather_int. */
+/* Before the node's blocking setup collectives (the layout exchange's
+ * MPI_Comm_split_type, MPI_Comm_create_group, MPI_Win_allocate_shared,
+ * MPI_Barrier): every rank
+ * of the communicator meets in a nonblocking barrier, waited for with
+ * colibri's engine turning (engines.h).  A rank may reach this setup
+ * while its other colibri operations run, and a rank that first waits for
+ * one of those needs this one to advance it; once the barrier completes
+ * every rank is inside this setup, so the blocking collectives after it
+ * need no one outside.  One more setup collective where a layout is
+ * exchanged and at a communicator's first node-aware call. */
+static int setup_rendezvous(struct comm_state *cs)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = PMPI_Ibarrier(cs->comm, &r);
+    setup_count_collective(0);
+    return rc != MPI_SUCCESS ? rc : engines_wait(&r, MPI_STATUS_IGNORE);
+}
+
 static int leaders_exchange(struct comm_state *cs, int *leader_of)
 {
     MPI_Comm node = MPI_COMM_NULL;
-    int rc = PMPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, cs->rank, MPI_INFO_NULL, &node);
+    int rc = setup_rendezvous(cs);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, cs->rank, MPI_INFO_NULL, &node);
     int leader = cs->rank;
     setup_count_collective(1);
     /* The leader is the node's lowest rank.  Not simply the node
@@ -370,23 +390,6 @@ static void bind_flags(struct node_segment *seg, void *header, unsigned char *fl
     seg->yield = yield;
     seg->sim_mutex = ((void **)header)[0];
     seg->sim_cond = ((void **)header)[1];
-}
-
-/* Before the node's blocking setup collectives (MPI_Comm_create_group or
- * MPI_Comm_split_type, MPI_Win_allocate_shared, MPI_Barrier): every rank
- * of the communicator meets in a nonblocking barrier, waited for with
- * colibri's engine turning (engines.h).  A rank may reach this setup
- * while its other colibri operations run, and a rank that first waits for
- * one of those needs this one to advance it; once the barrier completes
- * every rank is inside this setup, so the blocking collectives after it
- * need no one outside.  One more setup collective, at a communicator's
- * first node-aware call only. */
-static int setup_rendezvous(struct comm_state *cs)
-{
-    MPI_Request r = MPI_REQUEST_NULL;
-    int rc = PMPI_Ibarrier(cs->comm, &r);
-    setup_count_collective(0);
-    return rc != MPI_SUCCESS ? rc : engines_wait(&r, MPI_STATUS_IGNORE);
 }
 
 int node_segment_attach(struct comm_state *cs, struct node_segment *seg)
