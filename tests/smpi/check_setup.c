@@ -129,8 +129,10 @@ int main(int argc, char **argv)
     MPI_Comm_dup(c, &d);
     struct colibri_setup_stats before = stats();
     check_comm(d, "dup of the parity split");
-    smpi_report(stats().setup_collectives == before.setup_collectives + 1,
-           "dup of the parity split: one setup call (node communicator and segment shared)");
+    /* the private dup: SimGrid 3.32 has no MPI_Comm_idup, so it is a
+     * nonblocking barrier and MPI_Comm_dup here (comm_state.c) */
+    smpi_report(stats().setup_collectives == before.setup_collectives + 2,
+           "dup of the parity split: only the private dup (node communicator and segment shared)");
     MPI_Comm_free(&d);
     MPI_Comm_free(&c);
 

@@ -49,8 +49,14 @@
 static int (*colibri_progress_fn)(void);
 static bool (*colibri_busy_fn)(void);
 /* initial-exec: a plain %fs-relative access, not a __tls_get_addr call per
- * lock (the library is loaded with the program or preloaded) */
+ * lock (the library is loaded with the program or preloaded).  Not under
+ * SimGrid SMPI, whose privatization dlopens a copy of the program per
+ * rank, which static TLS has no room for. */
+#ifdef SMPI_H
+static _Thread_local int depth;
+#else
 static _Thread_local int depth __attribute__((tls_model("initial-exec")));
+#endif
 /* colibri_progress_stats: counted without a lock (figures, not state) */
 static long long n_pokes, n_hook_calls, n_hook_turns, n_colibri_turns;
 
