@@ -10,6 +10,22 @@
 #                         "// env-ranks: VAR=value 2 4" adds Open MPI runs at
 #                         those process counts with VAR=value in the
 #                         environment (one line per variable setting).
+#   other MPIs            the libraries of scripts/install-mpis.sh, each
+#                         built by tests/lib/mpis.bash's make arguments
+#                         (build-ompi5/, build-mpich5/, build-impi/,
+#                         build-abi/): a line "// ompi5-ranks: 1 2 3 4"
+#                         runs the test at those process counts on Open MPI
+#                         5, "// mpich5-ranks:" on MPICH 5, "// impi-ranks:"
+#                         on Intel MPI, "// abi-ranks:" the standard-ABI
+#                         build on both MPICH 5's and Intel MPI's
+#                         libmpi_abi.so; tests/mpis/dropin_c.sh runs the C
+#                         drop-in programs on each.  A library that is not
+#                         installed is one SKIP with the reason;
+#                         tests/mpis/known-failures lists, by test name,
+#                         what a library itself gets wrong (SKIP, reason
+#                         printed, documented in docs/mpis.md).  The names
+#                         start with the target (ompi5, mpich5, impi,
+#                         abi-mpich5, abi-impi): "bash tests/run.sh ompi5".
 #   tests/docs/*.sh       documentation generated from the code still matches
 #                         it (no MPI run); exit 0 = pass.
 #   tests/dropin/*.sh     drop-in scenarios; exit 0 = pass.
@@ -124,6 +140,64 @@ done
 note "== drop-in"
 for s in tests/dropin/*.sh; do
   [ -e "$s" ] && run_one "dropin $(basename "$s" .sh)" bash "$s"
+done
+
+note "== other MPI libraries (Open MPI 5, MPICH 5, Intel MPI, standard ABI)"
+source tests/lib/mpis.bash
+# skip_with NAME REASON: counts NAME as skipped, saying why.
+skip_with() {
+  [[ -n "$FILTER" && "$1" != *"$FILTER"* ]] && return
+  printf 'SKIP: %s\n' "$2" >"$(log_of "$1")"
+  report "$1" 77 0
+}
+# known_failure NAME: the reason NAME is listed in tests/mpis/known-failures
+# (a line "NAME  # reason"), or nothing.
+known_failure() {
+  awk -v n="$1" '{ line = $0; sub(/[ \t]*#.*/, "", line) }
+                 line == n { sub(/^[^#]*#[ \t]*/, ""); print; exit }' tests/mpis/known-failures
+}
+declare -A built=()
+for target in ompi5 mpich5 impi abi-mpich5 abi-impi; do
+  marker=${target%%-*}-ranks
+  bdir=$(mpi_build "$target")
+  runs=() # name, np, test
+  for src in tests/mpi/test_*.c; do
+    t=$(basename "$src" .c)
+    for np in $(sed -n "s|^// $marker:||p" "$src"); do
+      runs+=("$target $t np=$np" "$np" "$t")
+    done
+  done
+  dropin="$target dropin_c"
+  wanted=0
+  for ((i = 0; i < ${#runs[@]}; i += 3)); do
+    [[ -z "$FILTER" || "${runs[$i]}" == *"$FILTER"* ]] && wanted=1
+  done
+  [[ -z "$FILTER" || "$dropin" == *"$FILTER"* || "$target" == *"$FILTER"* ]] && wanted=1
+  [ "$wanted" -eq 1 ] || continue
+  if why=$(mpi_missing "$target"); then
+    skip_with "$target" "$why"
+    continue
+  fi
+  if [ -z "${built[$bdir]:-}" ]; then
+    start=$SECONDS rc=0
+    # shellcheck disable=SC2046
+    make -j"$JOBS" $(mpi_make_args "$target") >"$(log_of "$bdir build")" 2>&1 || rc=$?
+    built[$bdir]=$rc
+    [ "$rc" -eq 0 ] || report "$bdir build" "$rc" $((SECONDS-start))
+  fi
+  [ "${built[$bdir]}" -eq 0 ] || continue
+  section_start=$SECONDS
+  for ((i = 0; i < ${#runs[@]}; i += 3)); do
+    name=${runs[$i]} np=${runs[$((i + 1))]} t=${runs[$((i + 2))]}
+    if why=$(known_failure "$name") && [ -n "$why" ]; then
+      skip_with "$name" "known failure of the MPI library: $why (tests/mpis/known-failures)"
+      continue
+    fi
+    mpi_launch "$target" "$np"
+    run_one "$name" "${LAUNCH[@]}" "$bdir/tests/$t"
+  done
+  run_one "$dropin" bash tests/mpis/dropin_c.sh "$target"
+  note "   ($target: $((SECONDS - section_start)) s)"
 done
 
 note "== SimGrid SMPI"

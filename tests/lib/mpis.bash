@@ -1,0 +1,81 @@
+# Sourced by tests/run.sh and tests/dropin/common.bash: how to build for and
+# launch on the MPI libraries of scripts/install-mpis.sh (Python venvs under
+# $COLIBRI_MPI_CACHE, default .cache/mpis) and the standard-ABI build.
+#
+# Targets (what a test runs under):
+#   ompi5        Open MPI 5.0.11, build-ompi5/ (make MPICC=<venv>/bin/mpicc)
+#   mpich5       MPICH 5.0.2,     build-mpich5/
+#   impi         Intel MPI 2021.19, build-impi/
+#   abi-mpich5   build-abi/ (make MPI=abi: mpicc_abi) on MPICH 5's libmpi_abi.so
+#   abi-impi     build-abi/ on Intel MPI's libmpi_abi.so (LD_LIBRARY_PATH)
+# Each library's quirks, in one place:
+#   Open MPI 5   as root the OMPI_ALLOW_RUN_AS_ROOT{,_CONFIRM}=1 variables
+#                still work (no --allow-run-as-root needed); more ranks than
+#                cores need --oversubscribe (it then yields).
+#   MPICH 5      busy-polls: at most 2 ranks on this 2-core machine.
+#   Intel MPI    the PyPI wrappers need I_MPI_ROOT (no install path in them);
+#                its bin/ must come first in PATH, or its mpirun starts
+#                Debian MPICH's hydra_pmi_proxy, "detects" a multi-node run
+#                and fails in MPI_Init; I_MPI_FABRICS=shm (no libfabric
+#                provider on one node); variables for the ranks only (the
+#                preloaded library) go through -genv, not the launcher's
+#                environment; busy-polls like MPICH: at most 2 ranks.
+MPI_CACHE=${COLIBRI_MPI_CACHE:-.cache/mpis}
+
+# mpi_venv TARGET: the venv folder the target's library comes from.
+mpi_venv() {
+  case $1 in
+    ompi5) echo "$MPI_CACHE/ompi5" ;;
+    mpich5 | abi-mpich5) echo "$MPI_CACHE/mpich5" ;;
+    impi | abi-impi) echo "$MPI_CACHE/impi" ;;
+    *) return 1 ;;
+  esac
+}
+
+# mpi_build TARGET: the build folder its programs are in.
+mpi_build() {
+  case $1 in
+    abi-*) echo build-abi ;;
+    *) echo "build-$1" ;;
+  esac
+}
+
+# mpi_make_args TARGET: make's arguments that build it.
+mpi_make_args() {
+  case $1 in
+    abi*) echo "MPI=abi MPICC=$MPI_CACHE/mpich5/bin/mpicc_abi" ;;
+    *) echo "MPICC=$(mpi_venv "$1")/bin/mpicc" ;;
+  esac
+}
+
+# mpi_missing TARGET: prints why the target cannot run here (nothing, status
+# 1, when it can).
+mpi_missing() {
+  local v; v=$(mpi_venv "$1") || { echo "unknown MPI target '$1'"; return 0; }
+  [ -x "$v/bin/mpirun" ] || { echo "$v is not installed (bash scripts/install-mpis.sh)"; return 0; }
+  case $1 in abi-*) [ -x "$MPI_CACHE/mpich5/bin/mpicc_abi" ] ||
+      { echo "$MPI_CACHE/mpich5 is not installed (bash scripts/install-mpis.sh)"; return 0; } ;;
+  esac
+  return 1
+}
+
+# mpi_launch TARGET NP [VAR=VALUE...]: sets the array LAUNCH to the command
+# prefix that runs a program on NP ranks of TARGET with VAR=VALUE in the
+# ranks' environment (not the launcher's: LD_PRELOAD stays out of mpirun).
+mpi_launch() {
+  local t=$1 np=$2 v; shift 2
+  v=$(cd "$(mpi_venv "$t")" && pwd)
+  case $t in
+    ompi5)
+      LAUNCH=(env PATH="$v/bin:$PATH" "$v/bin/mpirun" --oversubscribe -n "$np")
+      for kv in "$@"; do LAUNCH+=(-x "$kv"); done ;;
+    mpich5 | abi-mpich5)
+      LAUNCH=(env PATH="$v/bin:$PATH" "$v/bin/mpirun" -n "$np")
+      for kv in "$@"; do LAUNCH+=(-genv "${kv%%=*}" "${kv#*=}"); done ;;
+    impi | abi-impi)
+      LAUNCH=(env I_MPI_ROOT="$v" PATH="$v/bin:$PATH" I_MPI_FABRICS=shm)
+      [ "$t" = abi-impi ] && LAUNCH+=(LD_LIBRARY_PATH="$v/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+      LAUNCH+=("$v/bin/mpirun" -n "$np")
+      for kv in "$@"; do LAUNCH+=(-genv "${kv%%=*}" "${kv#*=}"); done ;;
+  esac
+}
