@@ -11,7 +11,10 @@
 # Each library's quirks, in one place:
 #   Open MPI 5   as root the OMPI_ALLOW_RUN_AS_ROOT{,_CONFIRM}=1 variables
 #                still work (no --allow-run-as-root needed); more ranks than
-#                cores need --oversubscribe (it then yields).
+#                cores need --oversubscribe (it then yields); at 2 ranks on
+#                2 cores it would busy-poll, and beside colibri's progress
+#                thread or another job a run then takes 5-10 times as long:
+#                mpi_yield_when_idle=1 always.
 #   MPICH 5      busy-polls: at most 2 ranks on this 2-core machine.
 #   Intel MPI    the PyPI wrappers need I_MPI_ROOT (no install path in them);
 #                its bin/ must come first in PATH, or its mpirun starts
@@ -67,7 +70,7 @@ mpi_launch() {
   v=$(cd "$(mpi_venv "$t")" && pwd)
   case $t in
     ompi5)
-      LAUNCH=(env PATH="$v/bin:$PATH" "$v/bin/mpirun" --oversubscribe -n "$np")
+      LAUNCH=(env PATH="$v/bin:$PATH" OMPI_MCA_mpi_yield_when_idle=1 "$v/bin/mpirun" --oversubscribe -n "$np")
       for kv in "$@"; do LAUNCH+=(-x "$kv"); done ;;
     mpich5 | abi-mpich5)
       LAUNCH=(env PATH="$v/bin:$PATH" "$v/bin/mpirun" -n "$np")
