@@ -226,6 +226,6 @@ install: $(LIBRARY) $(TOOLS)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
 
 clean:
-	rm -rf build build-mpich build-smpi build-asan build-abi build-ompi* build-mpich[0-9]* build-impi
+	rm -rf build build-mpich build-smpi build-asan build-abi build-ompi* build-mpich[0-9]* build-impi build-site
 
 -include $(DEPS)

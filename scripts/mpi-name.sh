@@ -8,6 +8,11 @@
 #   mpi      anything else
 # The Makefile builds `make MPICC=...` into build-<name>/.
 cc=${1:?usage: mpi-name.sh MPICC}
+# Intel MPI's PyPI wrappers need I_MPI_ROOT (no installation path in them).
+if [ -z "${I_MPI_ROOT:-}" ]; then
+  d=$(dirname "$(command -v "$cc" || echo "$cc")")
+  [ -e "$d/impi_info" ] && I_MPI_ROOT=$(cd "$d/.." && pwd) && export I_MPI_ROOT
+fi
 macros=$(printf '#include <mpi.h>\n' | $cc -E -dM -x c - 2>/dev/null) || { echo unknown; exit 1; }
 val() { printf '%s\n' "$macros" | sed -n "s/^#define $1 \"*\\([0-9]*\\).*/\\1/p" | head -n 1; }
 if [ -n "$(val MPI_ABI_VERSION)" ]; then echo abi

@@ -26,6 +26,9 @@
 #                         printed, documented in docs/mpis.md).  The names
 #                         start with the target (ompi5, mpich5, impi,
 #                         abi-mpich5, abi-impi): "bash tests/run.sh ompi5".
+#                         COLIBRI_TEST_MPICC=/path/to/mpicc adds the target
+#                         "site": that MPI, built into build-site/, with the
+#                         tests and launcher of its kind (tests/lib/mpis.bash).
 #   tests/docs/*.sh       documentation generated from the code still matches
 #                         it (no MPI run); exit 0 = pass.
 #   tests/dropin/*.sh     drop-in scenarios; exit 0 = pass.
@@ -157,8 +160,12 @@ known_failure() {
                  line == n { sub(/^[^#]*#[ \t]*/, ""); print; exit }' tests/mpis/known-failures
 }
 declare -A built=()
-for target in ompi5 mpich5 impi abi-mpich5 abi-impi; do
-  marker=${target%%-*}-ranks
+targets=(ompi5 mpich5 impi abi-mpich5 abi-impi)
+# any other MPI by its wrapper (tests/lib/mpis.bash): COLIBRI_TEST_MPICC=...
+[ -n "${COLIBRI_TEST_MPICC:-}" ] && targets+=(site)
+for target in "${targets[@]}"; do
+  kind=$(mpi_kind "$target")
+  marker=${kind%%-*}-ranks
   bdir=$(mpi_build "$target")
   runs=() # name, np, test
   for src in tests/mpi/test_*.c; do

@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_op=^avx # ompi#8045: Open MPI's AVX 8-bit sums saturate
 # Only what a script sets may steer colibri (algorithms, fallback, cost model).
-unset $(compgen -e | grep '^COLIBRI_')
+unset $(compgen -e | grep '^COLIBRI_' | grep -vE '^COLIBRI_(MPI_CACHE|TEST_MPICC|TEST_MPIRUN)$') # but not where the MPIs are (tests/lib/mpis.bash)
 source tests/lib/mpis.bash
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

@@ -8,6 +8,11 @@
 #   impi         Intel MPI 2021.19, build-impi/
 #   abi-mpich5   build-abi/ (make MPI=abi: mpicc_abi) on MPICH 5's libmpi_abi.so
 #   abi-impi     build-abi/ on Intel MPI's libmpi_abi.so (LD_LIBRARY_PATH)
+#   site         any other MPI: COLIBRI_TEST_MPICC=/path/to/mpicc (its mpirun
+#                beside it, or COLIBRI_TEST_MPIRUN), built into build-site/
+#                and launched the way its kind is (scripts/mpi-name.sh: Open
+#                MPI, Intel MPI, else MPICH's hydra); its tests are those of
+#                that kind's marker line (ompi5-, impi-, mpich5-, abi-ranks)
 # Each library's quirks, in one place:
 #   Open MPI 5   as root the OMPI_ALLOW_RUN_AS_ROOT{,_CONFIRM}=1 variables
 #                still work (no --allow-run-as-root needed); more ranks than
@@ -25,9 +30,21 @@
 #                environment; busy-polls like MPICH: at most 2 ranks.
 MPI_CACHE=${COLIBRI_MPI_CACHE:-.cache/mpis}
 
+# mpi_kind TARGET: the target whose launcher and marker line it shares.
+mpi_kind() {
+  if [ "$1" != site ]; then echo "$1"; return; fi
+  case $(sh scripts/mpi-name.sh "$COLIBRI_TEST_MPICC") in
+    ompi*) echo ompi5 ;;
+    impi) echo impi ;;
+    abi) echo abi-mpich5 ;;
+    *) echo mpich5 ;;
+  esac
+}
+
 # mpi_venv TARGET: the venv folder the target's library comes from.
 mpi_venv() {
   case $1 in
+    site) (cd "$(dirname "$(command -v "$COLIBRI_TEST_MPICC")")/.." && pwd) ;;
     ompi5) echo "$MPI_CACHE/ompi5" ;;
     mpich5 | abi-mpich5) echo "$MPI_CACHE/mpich5" ;;
     impi | abi-impi) echo "$MPI_CACHE/impi" ;;
@@ -47,6 +64,7 @@ mpi_build() {
 mpi_make_args() {
   case $1 in
     abi*) echo "MPI=abi MPICC=$MPI_CACHE/mpich5/bin/mpicc_abi" ;;
+    site) echo "MPICC=$COLIBRI_TEST_MPICC BUILD=build-site" ;;
     *) echo "MPICC=$(mpi_venv "$1")/bin/mpicc" ;;
   esac
 }
@@ -54,6 +72,11 @@ mpi_make_args() {
 # mpi_missing TARGET: prints why the target cannot run here (nothing, status
 # 1, when it can).
 mpi_missing() {
+  if [ "$1" = site ]; then
+    [ -n "${COLIBRI_TEST_MPICC:-}" ] && command -v "$COLIBRI_TEST_MPICC" >/dev/null ||
+      { echo "COLIBRI_TEST_MPICC (the site's mpicc) is not set or not found"; return 0; }
+    return 1
+  fi
   local v; v=$(mpi_venv "$1") || { echo "unknown MPI target '$1'"; return 0; }
   [ -x "$v/bin/mpirun" ] || { echo "$v is not installed (bash scripts/install-mpis.sh)"; return 0; }
   case $1 in abi-*) [ -x "$MPI_CACHE/mpich5/bin/mpicc_abi" ] ||
@@ -66,19 +89,21 @@ mpi_missing() {
 # prefix that runs a program on NP ranks of TARGET with VAR=VALUE in the
 # ranks' environment (not the launcher's: LD_PRELOAD stays out of mpirun).
 mpi_launch() {
-  local t=$1 np=$2 v; shift 2
+  local t=$1 np=$2 v run; shift 2
   v=$(cd "$(mpi_venv "$t")" && pwd)
-  case $t in
+  run=${COLIBRI_TEST_MPIRUN:-$v/bin/mpirun}
+  [ "$t" = site ] || run=$v/bin/mpirun
+  case $(mpi_kind "$t") in
     ompi5)
-      LAUNCH=(env PATH="$v/bin:$PATH" OMPI_MCA_mpi_yield_when_idle=1 "$v/bin/mpirun" --oversubscribe -n "$np")
+      LAUNCH=(env PATH="$v/bin:$PATH" OMPI_MCA_mpi_yield_when_idle=1 "$run" --oversubscribe -n "$np")
       for kv in "$@"; do LAUNCH+=(-x "$kv"); done ;;
     mpich5 | abi-mpich5)
-      LAUNCH=(env PATH="$v/bin:$PATH" "$v/bin/mpirun" -n "$np")
+      LAUNCH=(env PATH="$v/bin:$PATH" "$run" -n "$np")
       for kv in "$@"; do LAUNCH+=(-genv "${kv%%=*}" "${kv#*=}"); done ;;
     impi | abi-impi)
       LAUNCH=(env I_MPI_ROOT="$v" PATH="$v/bin:$PATH" I_MPI_FABRICS=shm)
       [ "$t" = abi-impi ] && LAUNCH+=(LD_LIBRARY_PATH="$v/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
-      LAUNCH+=("$v/bin/mpirun" -n "$np")
+      LAUNCH+=("$run" -n "$np")
       for kv in "$@"; do LAUNCH+=(-genv "${kv%%=*}" "${kv#*=}"); done ;;
   esac
 }

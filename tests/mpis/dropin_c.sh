@@ -11,17 +11,18 @@
 # a program without reductions is unaffected.  tests/run.sh runs it per
 # library ("TARGET dropin_c").
 source "$(dirname "$0")/../dropin/common.bash"
-t=${1:?usage: dropin_c.sh ompi5|mpich5|impi|abi-mpich5|abi-impi}
+t=${1:?usage: dropin_c.sh ompi5|mpich5|impi|abi-mpich5|abi-impi|site}
 if why=$(mpi_missing "$t"); then
   echo "SKIP: $why"
   exit 77
 fi
 b=$(mpi_build "$t")
-nps="1 2"; [ "$t" = ompi5 ] && nps="1 2 3 4"
+kind=$(mpi_kind "$t")
+nps="1 2"; [ "$kind" = ompi5 ] && nps="1 2 3 4"
 max=${nps##* }
 modes=(split)
 # Open MPI 5.0 is MPI 3.1: no MPI_Allreduce_c & co.
-[ "$t" != ompi5 ] && modes+=(large-count)
+[ "$kind" != ompi5 ] && modes+=(large-count)
 
 for np in $nps; do
   preloaded "$t" "$np" "$b/tests/dropin_reductions"
