@@ -196,11 +196,21 @@ for target in "${targets[@]}"; do
   section_start=$SECONDS
   for ((i = 0; i < ${#runs[@]}; i += 3)); do
     name=${runs[$i]} np=${runs[$((i + 1))]} t=${runs[$((i + 2))]}
+    mpi_launch "$target" "$np"
     if why=$(known_failure "$name") && [ -n "$why" ]; then
-      skip_with "$name" "known failure of the MPI library: $why (tests/mpis/known-failures)"
+      # still run: a listed run that passes (the library was fixed) fails,
+      # so that the list cannot go stale
+      [[ -n "$FILTER" && "$name" != *"$FILTER"* ]] && continue
+      start=$SECONDS rc=0
+      timeout "${TEST_TIMEOUT:-600}" "${LAUNCH[@]}" "$bdir/tests/$t" >"$(log_of "$name")" 2>&1 || rc=$?
+      if [ "$rc" -eq 0 ]; then
+        echo "listed in tests/mpis/known-failures but passes: remove the line" >>"$(log_of "$name")"
+        report "$name" 1 $((SECONDS - start))
+      else
+        skip_with "$name" "known failure of the MPI library (exit $rc): $why (tests/mpis/known-failures)"
+      fi
       continue
     fi
-    mpi_launch "$target" "$np"
     run_one "$name" "${LAUNCH[@]}" "$bdir/tests/$t"
   done
   run_one "$dropin" bash tests/mpis/dropin_c.sh "$target"
