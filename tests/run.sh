@@ -22,8 +22,9 @@
 #                         drop-in programs on each.  A library that is not
 #                         installed is one SKIP with the reason;
 #                         tests/mpis/known-failures lists, by test name,
-#                         what a library itself gets wrong (SKIP, reason
-#                         printed, documented in docs/mpis.md).  The names
+#                         what a library itself gets wrong (still run: SKIP
+#                         with the reason while it fails, FAIL once it
+#                         passes; documented in docs/mpis.md).  The names
 #                         start with the target (ompi5, mpich5, impi,
 #                         abi-mpich5, abi-impi): "bash tests/run.sh ompi5".
 #                         COLIBRI_TEST_MPICC=/path/to/mpicc adds the target
