@@ -26,7 +26,8 @@
 #                         with the reason while it fails, FAIL once it
 #                         passes; documented in docs/mpis.md).  The names
 #                         start with the target (ompi5, mpich5, impi,
-#                         abi-mpich5, abi-impi): "bash tests/run.sh ompi5".
+#                         abi-mpich5, abi-impi): "bash tests/run.sh ompi5";
+#                         "bash tests/run.sh mpis" runs the whole section.
 #                         COLIBRI_TEST_MPICC=/path/to/mpicc adds the target
 #                         "site": that MPI, built into build-site/, with the
 #                         tests and launcher of its kind (tests/lib/mpis.bash).
@@ -160,6 +161,9 @@ known_failure() {
   awk -v n="$1" '{ line = $0; sub(/[ \t]*#.*/, "", line) }
                  line == n { sub(/^[^#]*#[ \t]*/, ""); print; exit }' tests/mpis/known-failures
 }
+# "mpis" as the filter: this whole section (and nothing else).
+section_filter=$FILTER
+[[ "$FILTER" == mpis ]] && FILTER=
 declare -A built=()
 targets=(ompi5 mpich5 impi abi-mpich5 abi-impi)
 # any other MPI by its wrapper (tests/lib/mpis.bash): COLIBRI_TEST_MPICC=...
@@ -217,6 +221,7 @@ for target in "${targets[@]}"; do
   run_one "$dropin" bash tests/mpis/dropin_c.sh "$target"
   note "   ($target: $((SECONDS - section_start)) s)"
 done
+FILTER=$section_filter
 
 note "== SimGrid SMPI"
 for s in tests/smpi/*.sh; do
