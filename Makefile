@@ -5,14 +5,58 @@
 #                     -> build-asan/ (library, MPI and drop-in tests only;
 #                     tests/run.sh's "sanitizers" section runs them)
 #   make sim          SimGrid SMPI (smpicc)     -> build-smpi/ (static library)
+#   make MPICC=/path/to/mpicc   any MPI, by its compiler wrapper -> build-<name>/,
+#                     <name> read from its mpi.h by scripts/mpi-name.sh (ompi5,
+#                     mpich5, impi, abi, ...; BUILD= to choose another)
+#   make MPI=abi      the MPI-5 standard ABI (MPICH 5's mpicc_abi from
+#                     scripts/install-mpis.sh, or MPICC=/path/to/mpicc_abi)
+#                     -> build-abi/, without the Fortran wrappers (MPI_Fint
+#                     is not part of the C ABI)
 #   make test         the whole test suite (tests/run.sh)
 #   make install PREFIX=/usr/local [TUNING=file]   (TUNING: the site's default
 #                     tuning file, installed as $(PREFIX)/etc/colibri/tuning)
 #   make bench        the benchmark programs of bench/ only
 #   make sparse-bench-smpi   build-smpi/bin/sparse-bench (SMPI), for bench/scripts/bench_sparse.sh
 MPI ?= openmpi
+# scripts/install-mpis.sh puts Open MPI 5, MPICH 5 and Intel MPI here.
+MPI_CACHE ?= $(or $(COLIBRI_MPI_CACHE),.cache/mpis)
 
-ifeq ($(MPI),mpich)
+ifeq ($(MPI),abi)
+  MPICC ?= $(MPI_CACHE)/mpich5/bin/mpicc_abi
+  ifeq ($(wildcard $(firstword $(MPICC))),)
+    ifeq ($(shell command -v $(firstword $(MPICC))),)
+      $(error $(MPICC) not found: run scripts/install-mpis.sh, or make MPI=abi MPICC=/path/to/mpicc_abi)
+    endif
+  endif
+endif
+
+# An MPICC from the environment (cluster modules often export one) is not
+# taken: plain `make` keeps building build/ with the default mpicc.
+ifneq ($(filter command line file override,$(origin MPICC)),)
+  # Any MPI by its compiler wrapper (MPI=openmpi or abi only; MPI=mpich,
+  # asan and smpi keep their own compilers).
+  ifneq ($(filter openmpi abi,$(MPI)),)
+    # Intel MPI's PyPI wrappers carry no installation path: they need
+    # I_MPI_ROOT (the folder above their bin/).
+    ifeq ($(I_MPI_ROOT),)
+      ifneq ($(wildcard $(dir $(shell command -v $(firstword $(MPICC))))impi_info),)
+        export I_MPI_ROOT := $(abspath $(dir $(shell command -v $(firstword $(MPICC))))..)
+      endif
+    endif
+    # (make 4.3's $(shell) does not see exported variables: passed by hand)
+    MPI_NAME := $(shell I_MPI_ROOT='$(I_MPI_ROOT)' sh scripts/mpi-name.sh '$(MPICC)')
+    ifeq ($(MPI_NAME),unknown)
+      $(error $(MPICC) cannot compile a program that includes mpi.h)
+    endif
+    CC := $(MPICC)
+    BUILD ?= build-$(MPI_NAME)
+    override MPI := $(if $(filter abi,$(MPI_NAME)),abi,mpicc)
+  endif
+endif
+
+ifeq ($(MPI),$(filter $(MPI),abi mpicc))
+  # set above
+else ifeq ($(MPI),mpich)
   CC := mpicc.mpich
   BUILD ?= build-mpich
 else ifeq ($(MPI),smpi)
@@ -39,8 +83,9 @@ SAN ?=
 CFLAGS := -std=c11 $(OPT) $(SAN) -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -D_GNU_SOURCE $(SIM_CFLAGS) $(EXTRA_CFLAGS)
 
 LIB_SRC := $(sort $(shell find src -name '*.c' -not -path 'src/tools/*'))
-ifeq ($(MPI),smpi)
-  # SMPI has no Fortran bindings to wrap.
+ifneq ($(filter smpi abi,$(MPI)),)
+  # SMPI has no Fortran bindings to wrap; the standard ABI covers C only
+  # (MPI_Fint and the handle conversions to Fortran are not part of it).
   LIB_SRC := $(filter-out src/interpose/fortran.c,$(LIB_SRC))
 endif
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -71,7 +116,7 @@ LDLIBS := -lm
 # The SMPI suite builds its own programs (tests/smpi/*.sh).
 ifeq ($(MPI),smpi)
   TESTS :=
-else ifeq ($(MPI),mpich)
+else ifneq ($(filter mpich mpicc abi,$(MPI)),)
   TESTS := $(MPI_TESTS) $(DROPIN_TESTS)
 else ifeq ($(MPI),asan)
   TESTS := $(MPI_TESTS) $(DROPIN_TESTS) $(BUILD)/tests/test_large_counts
@@ -181,6 +226,6 @@ install: $(LIBRARY) $(TOOLS)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' packaging/colibriConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/colibri/colibriConfig.cmake
 
 clean:
-	rm -rf build build-mpich build-smpi build-asan
+	rm -rf build build-mpich build-smpi build-asan build-abi build-ompi* build-mpich[0-9]* build-impi build-site
 
 -include $(DEPS)

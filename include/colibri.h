@@ -262,6 +262,14 @@ const char *colibri_coll_name(colibri_coll coll);
  * parameters and where they come from.  colibri-info prints it. */
 void colibri_tuning_describe(char *buf, size_t len);
 
+/* Which MPI this library was compiled for and which it runs on, as two
+ * lines of text into buf (len bytes, truncated):
+ *   built for: <library and version from its mpi.h> (MPI x.y[, standard ABI a.b])
+ *   runs on: <MPI_Get_library_version's first line>
+ * A library built for the MPI-5 standard ABI (make MPI=abi) runs on any
+ * MPI's libmpi_abi.so.  Callable before MPI_Init.  colibri-info prints it. */
+void colibri_mpi_describe(char *buf, size_t len);
+
 /* Name of the algorithm the last call of `coll` on `comm` ran on this
  * process ("native" when it went to the MPI below), or NULL if none ran. */
 const char *colibri_last_algorithm(MPI_Comm comm, colibri_coll coll);

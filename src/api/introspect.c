@@ -1,5 +1,7 @@
 /* The C API's catalog listing, last-algorithm query and dry run. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../select/select.h"
 #include "../runtime/executor.h"
@@ -47,6 +49,40 @@ void colibri_tuning_describe(char *buf, size_t len)
 {
     if (buf && len)
         select_describe(buf, len);
+}
+
+/* The library mpi.h came from, by the macros each one defines (Intel MPI
+ * defines MPICH's too: it comes first). */
+#if defined(MPI_ABI_VERSION)
+#define BUILT_FOR "the MPI standard ABI (any MPI's libmpi_abi.so)"
+#elif defined(I_MPI_VERSION)
+#define BUILT_FOR "Intel MPI " I_MPI_VERSION
+#elif defined(OMPI_MAJOR_VERSION)
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define BUILT_FOR "Open MPI " STR(OMPI_MAJOR_VERSION) "." STR(OMPI_MINOR_VERSION) "." STR(OMPI_RELEASE_VERSION)
+#elif defined(MPICH_VERSION)
+#define BUILT_FOR "MPICH " MPICH_VERSION
+#else
+#define BUILT_FOR "an MPI library"
+#endif
+
+void colibri_mpi_describe(char *buf, size_t len)
+{
+    if (!buf || !len)
+        return;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int n = 0;
+    /* Allowed before MPI_Init and after MPI_Finalize (MPI-3.1 8.1.1). */
+    PMPI_Get_library_version(lib, &n);
+    lib[strcspn(lib, "\n")] = '\0';
+#ifdef MPI_ABI_VERSION
+    snprintf(buf, len, "built for: %s (MPI %d.%d, standard ABI %d.%d)\nruns on: %s\n", BUILT_FOR,
+             MPI_VERSION, MPI_SUBVERSION, MPI_ABI_VERSION, MPI_ABI_SUBVERSION, lib);
+#else
+    snprintf(buf, len, "built for: %s (MPI %d.%d)\nruns on: %s\n", BUILT_FOR, MPI_VERSION,
+             MPI_SUBVERSION, lib);
+#endif
 }
 
 const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count, int type_size,

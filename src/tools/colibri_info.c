@@ -5,7 +5,10 @@
  * With -v, the algorithm's alpha-beta-gamma cost follows after a '#'.
  * Last, lines starting "# " say which tuning file and which cost-model
  * parameters automatic selection uses here (colibri_tuning_describe);
- * colibri-info --tuning prints only those.
+ * colibri-info --tuning prints only those.  The very last lines, "# built
+ * for: ..." and "# runs on: ...", say which MPI (and whether the MPI-5
+ * standard ABI) the library was compiled for and which MPI library it runs
+ * on (colibri_mpi_describe); colibri-info --mpi prints only those.
  *
  * colibri-info --markdown [collective...]: the catalog of those collectives
  * (all when none are named) as one markdown table, in catalog order; the
@@ -67,6 +70,12 @@ int main(int argc, char **argv)
         fputs(tuning, stdout);
         return 0;
     }
+    char mpi[1024];
+    colibri_mpi_describe(mpi, sizeof mpi);
+    if (argc > 1 && strcmp(argv[1], "--mpi") == 0) {
+        fputs(mpi, stdout);
+        return 0;
+    }
     int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
     for (int nonblocking = 0; nonblocking < 2; nonblocking++)
         for (int i = 0; i < colibri_catalog_size(); i++) {
@@ -81,6 +90,8 @@ int main(int argc, char **argv)
             printf("\n");
         }
     for (const char *line = strtok(tuning, "\n"); line; line = strtok(NULL, "\n"))
+        printf("# %s\n", line);
+    for (const char *line = strtok(mpi, "\n"); line; line = strtok(NULL, "\n"))
         printf("# %s\n", line);
     return 0;
 }

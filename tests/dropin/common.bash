@@ -8,7 +8,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_op=^avx # ompi#8045: Open MPI's AVX 8-bit sums saturate
 # Only what a script sets may steer colibri (algorithms, fallback, cost model).
-unset $(compgen -e | grep '^COLIBRI_')
+unset $(compgen -e | grep '^COLIBRI_' | grep -vE '^COLIBRI_(MPI_CACHE|TEST_MPICC|TEST_MPIRUN)$') # but not where the MPIs are (tests/lib/mpis.bash)
+source tests/lib/mpis.bash
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 failures=0
@@ -31,13 +32,22 @@ build() {
   }
 }
 
-# preloaded MPI NP [VAR=VALUE...] PROGRAM [ARGS...], MPI being openmpi or
-# mpich: runs PROGRAM on NP ranks with that MPI's libcolibri.so preloaded,
-# stdout to $OUT/out and stderr to $OUT/err; returns the launcher's status.
+# preloaded MPI NP [VAR=VALUE...] PROGRAM [ARGS...], MPI being openmpi,
+# mpich or a target of tests/lib/mpis.bash (ompi5, mpich5, impi,
+# abi-mpich5, abi-impi): runs PROGRAM on NP ranks with that MPI's
+# libcolibri.so preloaded, stdout to $OUT/out and stderr to $OUT/err;
+# returns the launcher's status.
 preloaded() {
   local mpi=$1 np=$2 vars=()
   shift 2
   while [[ $1 == *=* ]]; do vars+=("$1"); shift; done
+  if [ "$mpi" != openmpi ] && [ "$mpi" != mpich ]; then
+    # the variables reach the ranks only (the launcher is not preloaded)
+    mpi_launch "$mpi" "$np" LD_PRELOAD="$PWD/$(mpi_build "$mpi")/lib/libcolibri.so" COLIBRI_STATS=1 "${vars[@]}"
+    echo "+ $mpi np=$np ${vars[*]:+${vars[*]} }$*"
+    timeout 60 "${LAUNCH[@]}" "$@" >"$OUT/out" 2>"$OUT/err"
+    return
+  fi
   local launch=(mpirun --oversubscribe -n "$np") lib=$PWD/build/lib/libcolibri.so
   if [ "$mpi" = mpich ]; then
     launch=(mpirun.mpich -n "$np") lib=$PWD/build-mpich/lib/libcolibri.so

@@ -1,5 +1,9 @@
 // ranks: 1 2 3 4 5 6 7 8
 // mpich-ranks: 2
+// ompi5-ranks: 1 2 3 4
+// mpich5-ranks: 1 2
+// impi-ranks: 1 2
+// abi-ranks: 1 2
 // asan-ranks: 3
 /*
  * Every rank receives bitwise the same allreduce result (MPI-4 6.9.1; MPICH

@@ -1,5 +1,9 @@
 // ranks: 2 3 4 5 8
 // mpich-ranks: 2 3
+// ompi5-ranks: 2 3 4
+// mpich5-ranks: 2
+// impi-ranks: 2
+// abi-ranks: 2
 // asan-ranks: 3
 /*
  * Intercommunicators: every collective colibri intercepts, on

@@ -1,5 +1,9 @@
 // ranks: 1 2 3 4 5 8
 // mpich-ranks: 2
+// ompi5-ranks: 1 2 3 4
+// mpich5-ranks: 1 2
+// impi-ranks: 1 2
+// abi-ranks: 1 2
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 3
 // asan-ranks: 1 3
 /*

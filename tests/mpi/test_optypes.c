@@ -1,5 +1,9 @@
 // ranks: 1 2 3 4
 // mpich-ranks: 2
+// ompi5-ranks: 1 2 3 4
+// mpich5-ranks: 1 2
+// impi-ranks: 1 2
+// abi-ranks: 1 2
 /*
  * colibri accepts at least every (operation, datatype) pair the MPI below
  * accepts, and refuses the others as the MPI does.
