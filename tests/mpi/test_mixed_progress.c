@@ -3,6 +3,10 @@
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 2 4
 // env-ranks: COLIBRI_PROGRESS_HOOK=0 1 2 3 4 8
 // asan-ranks: 3
+// ompi5-ranks: 1 2 4
+// mpich5-ranks: 1 2
+// impi-ranks: 1 2
+// abi-ranks: 2
 /*
  * Progress when colibri's nonblocking collectives are mixed with the MPI's
  * own (issue #25): a stress program in the spirit of an application's.

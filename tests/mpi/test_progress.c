@@ -2,6 +2,10 @@
 // mpich-ranks: 2
 // env-ranks: COLIBRI_PROGRESS_HOOK=0 2 3
 // asan-ranks: 2
+// ompi5-ranks: 2 3 4
+// mpich5-ranks: 2
+// impi-ranks: 2
+// abi-ranks: 2
 /*
  * Each place colibri waits keeps both engines turning (issue #25,
  * runtime/state/engines.c), one scenario each, made to hang where it
