@@ -85,6 +85,8 @@ bool nbc_busy(void)
 
 static void link_running(struct coll_op *op)
 {
+    if (op->c.cs)
+        __atomic_add_fetch(&op->c.cs->running, 1, __ATOMIC_RELEASE);
     op->prev = NULL;
     op->next = running;
     if (running)
@@ -95,6 +97,8 @@ static void link_running(struct coll_op *op)
 
 static void unlink_running(struct coll_op *op)
 {
+    if (op->c.cs)
+        __atomic_sub_fetch(&op->c.cs->running, 1, __ATOMIC_RELEASE);
     if (op->prev)
         op->prev->next = op->next;
     else

@@ -35,6 +35,15 @@ static int state_delete(MPI_Comm comm, int key, void *attr, void *extra)
     (void)comm, (void)key, (void)extra;
     struct comm_state *cs = attr;
     __atomic_add_fetch(&comm_state_epoch, 1, __ATOMIC_RELAXED);
+    /* Collectives still running on the communicator (a request freed right
+     * after its start, say) end here, as MPI_Comm_free lets pending
+     * operations complete: freeing the state later, at whichever point of
+     * colibri's engine the last one ends, would free its node windows
+     * (a collective over the node) in an order that differs between ranks,
+     * and two ranks each freeing another communicator's window wait for
+     * each other forever. */
+    while (__atomic_load_n(&cs->running, __ATOMIC_ACQUIRE) > 0)
+        engines_turn();
     setup_lock();
     const bool later = cs->pins > 0;
     cs->orphaned = later;

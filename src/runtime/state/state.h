@@ -131,6 +131,9 @@ struct comm_state {
      * marks it for deallocation, MPI-4 7.4.3); once the program has freed
      * it (`orphaned`), the last unpin frees the state. */
     int pins;
+    /* of those, operations running now (nonblocking or started
+     * persistent): MPI_Comm_free runs them to their end first */
+    int running;
     bool orphaned;
 };
 
