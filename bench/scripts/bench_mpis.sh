@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# colibri against the native collectives of every MPI installed here, as a
+# new user gets them: no tuning file (COLIBRI_TUNING=none), 2 ranks,
+# build-<mpi>/bin/dropin-bench (plain MPI_* calls, no colibri linked) run
+# plain and with colibri preloaded, in alternating runs (plain, colibri,
+# plain, ...); per size, the median over the runs of each side's time and
+# of the run-by-run ratio colibri/native (issue #26's benchmark).
+#
+#   bench/scripts/bench_mpis.sh                           all five MPIs, 5 runs
+#   MPIS="ompi5 impi" RUNS=3 COLLS=allreduce bench/scripts/bench_mpis.sh
+#
+# MPIs: openmpi (Debian's 4.1, build/), mpich (Debian's 4.0, build-mpich/),
+# and ompi5, mpich5, impi from scripts/install-mpis.sh (build-<name>/,
+# launched as tests/lib/mpis.bash launches them).  Sizes: 8 B to 4 MiB by
+# default (SIZES=).  Output: docs/results/mpis/mpis.csv (OUT= another
+# folder; one row per mpi, collective, size and run), runs.log; the table
+# printed by bench/report/mpis_table.py.  Timing never decides a test: this
+# is a benchmark.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-docs/results/mpis}
+RUNS_DIR=${RUNS_DIR:-build/bench-runs/mpis}
+MPIS=${MPIS:-"openmpi mpich ompi5 mpich5 impi"}
+RUNS=${RUNS:-5}
+COLLS=${COLLS:-"allreduce reduce reduce_scatter_block alltoall alltoallv"}
+SIZES=${SIZES:-"-m 8 -M 4M -s 4"}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_op=^avx
+unset $(compgen -e | grep '^COLIBRI_')
+source bench/scripts/common.sh
+source tests/lib/mpis.bash
+mkdir -p "$OUT" "$RUNS_DIR"
+
+for mpi in $MPIS; do
+  case $mpi in
+    openmpi) build=build make_args=() launch=(mpirun -n 2) ;;
+    mpich) build=build-mpich make_args=(MPI=mpich) launch=(mpirun.mpich -n 2) ;;
+    *)
+      if mpi_missing "$mpi" >/dev/null 2>&1; then echo "== $mpi: not installed, skipped"; continue; fi
+      build=$(mpi_build "$mpi")
+      read -ra make_args <<<"$(mpi_make_args "$mpi")"
+      mpi_launch "$mpi" 2
+      launch=("${LAUNCH[@]}") ;;
+  esac
+  make -s -j2 "${make_args[@]}" "$build/lib/libcolibri.so" "$build/bin/dropin-bench" || exit 1
+  lib=$PWD/$build/lib/libcolibri.so
+  # the ranks get the library, not the launcher (Intel's needs -genv)
+  case $mpi in
+    impi) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING none) ;;
+    mpich | mpich5) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING none) ;;
+    *) pre=(-x LD_PRELOAD="$lib" -x COLIBRI_TUNING=none) ;;
+  esac
+  piece=$RUNS_DIR/$mpi-pieces.csv
+  echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep" >"$piece"
+  for coll in $COLLS; do
+    echo "== $mpi $coll: $RUNS alternating runs"
+    for r in $(seq "$RUNS"); do
+      # shellcheck disable=SC2086
+      "${launch[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
+        { echo "native run failed"; exit 1; }
+      # shellcheck disable=SC2086
+      "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
+        { echo "colibri run failed"; exit 1; }
+      paste -d, <(tail -n +2 "$RUNS_DIR/n.csv") <(tail -n +2 "$RUNS_DIR/c.csv") |
+        awk -F, -v m="$mpi" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $3, $6, $6 / $3, r }' >>"$piece"
+    done
+  done
+  merge_run "$OUT/mpis.csv" "$mpi-p2" "$piece"
+  runs_log "$mpi-p2: $RUNS alternating runs per collective of ${launch[*]} [${pre[*]}] $build/bin/dropin-bench -c <coll> $SIZES; load $(cut -d' ' -f1-3 /proc/loadavg)"
+done
+python3 bench/report/mpis_table.py "$OUT/mpis.csv"
