@@ -36,7 +36,7 @@ COST_FORMULA(allreduce, node_split_rail,
 int allreduce_node_split_rail_build(const struct sched_params *p, struct schedule *s)
 {
     return node_rail_schedule(p, s, p->in_place ? BUF_RECV : BUF_SEND, node_sub_params(p, 0),
-                              true, false);
+                              true);
 }
 
 double allreduce_node_split_rail_cost(const struct sched_params *p, const struct cost_params *m)

@@ -4,10 +4,8 @@
  * local rank 0 elsewhere, and those run the selector's flat reduce between
  * nodes (allreduce/node_leader.c is the same for all ranks).
  *
- * Per chunk (patterns/node_reduce.h): every rank but the representative
- * copies its chunk into the segment (the representative reads its own
- * where it is, unless it is the root's receive buffer with one node, in
- * place); the node's representative combines all inputs in rank order
+ * Per chunk (patterns/node_reduce.h): every rank copies its chunk into the
+ * segment; the node's representative combines all inputs in rank order
  * (the root straight into its receive buffer when there is one node, else
  * into the output area, where the flat reduce runs in place); the root
  * copies the result out.
@@ -46,18 +44,11 @@ int reduce_node_leader_build(const struct sched_params *p, struct schedule *s)
         const int u = (int)k;
         const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
         const int64_t out = node_output(v.L, v.C);
-        /* the representative alone reads its node's inputs: its own is
-         * read where it is, never copied (unless it is the root's receive
-         * buffer, in place, which the result overwrites as it is built) */
-        const bool own = rep && !(v.N == 1 && in == BUF_RECV);
-        if (own)
-            node_publish_except(s, &v, u, in, at, m, 0, m);
-        else
-            node_publish(s, &v, u, in, at, m);
+        node_publish(s, &v, u, in, at, m);
         if (rep && v.N == 1) {
-            node_reduce_own(s, &v, u, 0, m, BUF_RECV, at, own ? in : -1, at);
+            node_reduce(s, &v, u, 0, m, BUF_RECV, at);
         } else if (rep) {
-            node_reduce_own(s, &v, u, 0, m, BUF_SHM, out, in, at);
+            node_reduce(s, &v, u, 0, m, BUF_SHM, out);
             struct sched_params sub = node_sub_params(p, m);
             sub.rank = v.node, sub.size = v.N, sub.root = root_node, sub.in_place = true;
             if (m > 0 && node_embed(s, p->inner, &sub, reps, u, BUF_SHM, out, BUF_SHM, out) != 0) {

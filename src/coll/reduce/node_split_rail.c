@@ -5,23 +5,10 @@
  * root copying the result out.
  *
  * Per chunk (patterns/node_reduce.h): every rank copies its chunk into the
- * segment, but for the slice it reduces itself, which it reads where it
- * is; rank i < R of each node combines slice i of the node's inputs in
- * rank order into the output area and runs the flat reduce of that slice
- * with rank i of every other node, rooted at the root's node; the root
- * waits for the R slices of its node and copies them out.  On one node the
- * root, the only reader of the result, combines its own slice straight
- * into its receive buffer and copies out the others only (not in place).
- *
- * Open MPI 5 (issue #26, docs/results/ompi5-reduce/): its native reduce of
- * 2 ranks is a single copy between the processes, and this reduce was 2x
- * slower from 64 KiB on a quiet machine, 4-11x beside one busy process.
- * The second was the flag waits' sched_yield (executor.c, flag_wait: a
- * whole time slice per poll beside a busy process; they spin now unless
- * the node is oversubscribed), the first mostly the other core fetching
- * the segment's freshly written lines from this core's cache (copies into
- * the segment stream to memory now, executor.c) and the copies of operands
- * that no other rank reads (gone).
+ * segment; rank i < R of each node combines slice i of the node's inputs
+ * in rank order into the output area and runs the flat reduce of that
+ * slice with rank i of every other node, rooted at the root's node; the
+ * root waits for the R slices of its node and copies them out.
  *
  * Non-commutative operations: as the allreduce (the catalog says so).
  *
@@ -40,7 +27,7 @@ int reduce_node_split_rail_build(const struct sched_params *p, struct schedule *
     const bool root = p->rank == p->root;
     struct sched_params sub = node_sub_params(p, 0);
     sub.root = p->layout->node_of[p->root];
-    return node_rail_schedule(p, s, p->in_place && root ? BUF_RECV : BUF_SEND, sub, root, root);
+    return node_rail_schedule(p, s, p->in_place && root ? BUF_RECV : BUF_SEND, sub, root);
 }
 
 double reduce_node_split_rail_cost(const struct sched_params *p, const struct cost_params *m)
