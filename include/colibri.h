@@ -143,9 +143,9 @@ int colibri_start(MPI_Request *request);
 int colibri_progress(void);
 
 /* 1 when the MPI below calls colibri's progress from its own (Open MPI's
- * opal_progress, MPICH >= 4.2's MPIX_Async): then any blocking MPI call of
- * the program advances colibri's running collectives; 0 where it does not
- * (MPICH before 4.2, Intel MPI, the standard-ABI build, SMPI, or
+ * opal_progress): then any blocking MPI call of the program advances
+ * colibri's running collectives; 0 where it does not (MPICH, Intel MPI,
+ * the standard-ABI build, SMPI, or
  * COLIBRI_PROGRESS_HOOK=0): docs/nonblocking.md, "Progress", says what a
  * program then must not do. */
 int colibri_progress_hooked(void);

@@ -1,7 +1,7 @@
 /*
  * Blocking point-to-point calls of the application while colibri
  * operations run, on an MPI that does not call colibri's engine from its
- * own progress loop (runtime/state/engines.c: MPICH before 4.2, Intel MPI,
+ * own progress loop (runtime/state/engines.c: MPICH, Intel MPI,
  * the standard-ABI build).  A rank blocked in MPI_Recv for a message that
  * its peer sends only after that peer's MPI_Wait on a colibri collective
  * returns would never advance its own part of that collective: each would

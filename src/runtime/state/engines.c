@@ -28,13 +28,12 @@
  *      Open MPI (4.x, 5.x): opal_progress_register, found at run time in
  *        the process (the same callback libNBC registers; its symbol has
  *        been exported by libopen-pal since 1.x);
- *      MPICH >= 4.2: MPIX_Async_start, an "async thing" polled by MPICH's
- *        progress engine while colibri operations run.
+ *    (MPICH >= 4.2's MPIX_Async_start cannot serve: see below.)
  *    The hook returns at once when nothing runs (one atomic load) and does
  *    not re-enter colibri from MPI calls colibri itself makes while it
  *    changes an operation (engines_enter/leave).
- *  - where there is no such hook (MPICH before 4.2, Intel MPI 2021, the
- *    standard-ABI build), the interposed blocking point-to-point calls
+ *  - where there is no such hook (MPICH, Intel MPI 2021, the standard-ABI
+ *    build), the interposed blocking point-to-point calls
  *    (interpose/blocking.c) poll both engines while colibri operations
  *    run; docs/nonblocking.md lists what remains and why.
  */
@@ -189,41 +188,11 @@ static void hook_remove(void)
     if (atomic_exchange(&hooked, false) && unreg)
         unreg(hook_turn);
 }
-#elif defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40200000 && !defined(SMPI_H) && \
-    !defined(I_MPI_VERSION)
-/* MPIX_Async_start: MPICH polls the thing from its progress engine until
- * it says done; colibri's says done once no operation runs, and the next
- * start registers it again (`registered`). */
-static atomic_bool registered;
-
-static int async_poll(MPIX_Async_thing thing)
-{
-    (void)thing;
-    if (!engines_colibri_busy()) {
-        atomic_store(&registered, false);
-        return MPIX_ASYNC_DONE;
-    }
-    hook_turn();
-    return MPIX_ASYNC_NOPROGRESS;
-}
-
-static void async_register(void)
-{
-    if (!atomic_exchange(&registered, true) &&
-        PMPIX_Async_start(async_poll, NULL, MPIX_STREAM_NULL) != MPI_SUCCESS)
-        atomic_store(&registered, false);
-}
-
-static void hook_install(void)
-{
-    atomic_store(&hooked, true);
-}
-
-static void hook_remove(void)
-{
-    atomic_store(&hooked, false);
-}
-#define ASYNC_THINGS 1
+/* Not MPICH >= 4.2's MPIX_Async_start: its progress engine polls an async
+ * thing with its async mutex held, and colibri's pass calls MPI_Testall,
+ * whose progress polls the async things again: MPICH 5.0.2 aborts
+ * ("pthread_mutex_lock: Resource deadlock avoided", mpir_async_things.c).
+ * A hook there would need a pass that makes no MPI call. */
 #else
 static void hook_install(void) {}
 static void hook_remove(void) {}

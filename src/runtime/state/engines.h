@@ -39,7 +39,7 @@ void engines_poke_mpi(void);
 void engines_turn(void);
 
 /* Whether the MPI below calls colibri's engine from its own progress loop
- * (Open MPI's opal_progress_register, MPICH's MPIX_Async_start), so that
+ * (Open MPI's opal_progress_register), so that
  * any blocking call of the application progresses colibri's operations. */
 bool engines_hooked(void);
 
