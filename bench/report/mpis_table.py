@@ -7,18 +7,15 @@ is also more than 0.05 us slower is marked with '!'.  Prints Markdown.
   python3 bench/report/mpis_table.py docs/results/mpis/mpis.csv
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import human_bytes  # noqa: E402
+
 COLLS = ["allreduce", "reduce", "reduce_scatter_block", "alltoall", "alltoallv"]
-
-
-def human(n):
-    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size and n % size == 0:
-            return f"{n // size} {unit}"
-    return f"{n} B"
 
 
 def main(path):
@@ -48,7 +45,7 @@ def main(path):
                 r = statistics.median(x[2] for x in v)
                 mark = "!" if r > 1.05 and col - nat > 0.05 else ""
                 out.append(f"{r:.2f}{mark} ({nat:.2f})")
-            print(f"| {human(n)} | " + " | ".join(out) + " |")
+            print(f"| {human_bytes(n)} | " + " | ".join(out) + " |")
 
 
 if __name__ == "__main__":

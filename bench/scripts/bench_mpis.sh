@@ -45,25 +45,11 @@ for mpi in $MPIS; do
   lib=$PWD/$build/lib/libcolibri.so
   # the ranks get the library, not the launcher (Intel's needs -genv)
   case $mpi in
-    impi) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING none) ;;
-    mpich | mpich5) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING none) ;;
+    impi | mpich | mpich5) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING none) ;;
     *) pre=(-x LD_PRELOAD="$lib" -x COLIBRI_TUNING=none) ;;
   esac
   piece=$RUNS_DIR/$mpi-pieces.csv
-  echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep" >"$piece"
-  for coll in $COLLS; do
-    echo "== $mpi $coll: $RUNS alternating runs"
-    for r in $(seq "$RUNS"); do
-      # shellcheck disable=SC2086
-      "${launch[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
-        { echo "native run failed"; exit 1; }
-      # shellcheck disable=SC2086
-      "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
-        { echo "colibri run failed"; exit 1; }
-      paste -d, <(tail -n +2 "$RUNS_DIR/n.csv") <(tail -n +2 "$RUNS_DIR/c.csv") |
-        awk -F, -v m="$mpi" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $3, $6, $6 / $3, r }' >>"$piece"
-    done
-  done
+  dropin_alternate "$piece" "$mpi" "$build"
   merge_run "$OUT/mpis.csv" "$mpi-p2" "$piece"
   runs_log "$mpi-p2: $RUNS alternating runs per collective of ${launch[*]} [${pre[*]}] $build/bin/dropin-bench -c <coll> $SIZES; load $(cut -d' ' -f1-3 /proc/loadavg)"
 done

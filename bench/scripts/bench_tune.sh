@@ -47,22 +47,9 @@ for mpi in $MPIS; do
     took=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
     runs_log "tune-$mpi-p2: colibri-tune took ${took} s (wall, mpirun included): ${launch[*]} $build/bin/colibri-tune --budget $BUDGET; $(grep -c -v '^#' "$tuning") lines written"
   fi
+  pre=(env LD_PRELOAD="$PWD/$build/lib/libcolibri.so" COLIBRI_TUNING="$tuning")
   piece=$RUNS_DIR/$mpi-pieces.csv
-  echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep" >"$piece"
-  for coll in $COLLS; do
-    echo "== $mpi $coll: $RUNS alternating runs"
-    for r in $(seq "$RUNS"); do
-      # shellcheck disable=SC2086
-      "${launch[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
-        { echo "native run failed"; exit 1; }
-      # shellcheck disable=SC2086
-      "${launch[@]}" env LD_PRELOAD="$PWD/$build/lib/libcolibri.so" COLIBRI_TUNING="$tuning" \
-        "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
-        { echo "colibri run failed"; exit 1; }
-      paste -d, <(tail -n +2 "$RUNS_DIR/n.csv") <(tail -n +2 "$RUNS_DIR/c.csv") |
-        awk -F, -v m="$mpi" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $3, $6, $6 / $3, r }' >>"$piece"
-    done
-  done
+  dropin_alternate "$piece" "$mpi" "$build"
   merge_run "$OUT/tune.csv" "$mpi-p2" "$piece"
   runs_log "$mpi-p2: $RUNS alternating runs per collective of ${launch[*]} [env LD_PRELOAD=$build/lib/libcolibri.so COLIBRI_TUNING=$tuning] $build/bin/dropin-bench -c <coll> $SIZES; load $(cut -d' ' -f1-3 /proc/loadavg)"
   cp "$tuning" "$OUT/$mpi-p2.tuning"

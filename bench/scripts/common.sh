@@ -42,3 +42,27 @@ with open(tmp, "w", newline="") as f:
 os.replace(tmp, merged)
 PY
 }
+
+# dropin_alternate PIECE MPI BUILD: for each collective of $COLLS, $RUNS
+# alternating runs of BUILD/bin/dropin-bench over $SIZES, plain
+# ("${launch[@]}" ...) and with colibri ("${launch[@]}" "${pre[@]}" ...,
+# pre: what puts colibri under the ranks), appended to PIECE as
+# mpi,coll,bytes,native_us,colibri_us,ratio,rep (header written first).
+# Exits on a failed run.  Pieces in $RUNS_DIR.
+dropin_alternate() {
+  local piece=$1 mpi=$2 build=$3 coll r
+  echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep" >"$piece"
+  for coll in $COLLS; do
+    echo "== $mpi $coll: $RUNS alternating runs"
+    for r in $(seq "$RUNS"); do
+      # shellcheck disable=SC2086
+      "${launch[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
+        { echo "native run failed"; exit 1; }
+      # shellcheck disable=SC2086
+      "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
+        { echo "colibri run failed"; exit 1; }
+      paste -d, <(tail -n +2 "$RUNS_DIR/n.csv") <(tail -n +2 "$RUNS_DIR/c.csv") |
+        awk -F, -v m="$mpi" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $3, $6, $6 / $3, r }' >>"$piece"
+    done
+  done
+}

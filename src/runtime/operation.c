@@ -323,8 +323,6 @@ static void op_begin(struct coll_op *op)
     if (rc != MPI_SUCCESS || done)
         op_finished(op, rc);
     ops_unlock();
-    if (!done)
-        engines_op_started();
     progress_thread_wake();
 }
 

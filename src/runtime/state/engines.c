@@ -215,10 +215,3 @@ void engines_set_colibri(int (*progress)(void), bool (*busy)(void))
     }
 }
 
-void engines_op_started(void)
-{
-#ifdef ASYNC_THINGS
-    if (engines_hooked())
-        async_register();
-#endif
-}

@@ -17,10 +17,6 @@
  * or persistent operation starts; also installs the MPI progress hook. */
 void engines_set_colibri(int (*progress)(void), bool (*busy)(void));
 
-/* An operation was linked as running: MPICH's async thing, done once
- * nothing ran, is registered again. */
-void engines_op_started(void);
-
 /* MPI_Finalize: the MPI's hook is taken out and the poke's receive
  * cancelled before the MPI ends. */
 void engines_unhook(void);
