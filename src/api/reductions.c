@@ -528,9 +528,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         const MPI_Aint over = pf->dti.true_extent - pf->dti.extent;
         c->sp.layout = l;
         if (node_aware)
-            c->sp.node_chunk = node_chunk_elems(cfg->node_shm_bytes - (over > 0 ? over : 0),
-                                                NODE_SLOTS, c->cs->grp->layout_max_ranks,
-                                                pf->dti.extent);
+            c->sp.node_chunk = node_chunk_elems(node_slot_bytes(cfg->node_shm_bytes, NODE_SLOTS),
+                                                c->cs->grp->layout_max_ranks, pf->dti.extent,
+                                                over);
     }
 
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
@@ -570,7 +570,6 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         }
         /* element 0 of the data area holds the type's first byte */
         c->shm.base = (char *)c->shm.base - c->dti.true_lb;
-        c->shm.slot_elems = node_slot_elems(c->cs->red.nloc, c->sp.node_chunk);
     }
     if (sparse_ok)
         r->sparse.bytes_saved = &c->cs->sparse_saved;

@@ -35,13 +35,25 @@ static inline int64_t node_input(int l, int64_t C) { return (int64_t)l * C; }
 static inline int64_t node_output(int L, int64_t C) { return (int64_t)L * C; }
 static inline int64_t node_slot_elems(int L, int64_t C) { return (int64_t)(L + 1) * C; }
 
-/* The chunk C, in elements of `extent` bytes, that fits `slots` slots of a
- * node of Lmax ranks in `bytes` of data area (0: not even one element). */
-static inline int64_t node_chunk_elems(int64_t bytes, int slots, int Lmax, int64_t extent)
+/* A slot's bytes in a data area of `bytes` cut into `slots` slots: whole
+ * cache lines, and the same for every call whatever its datatype.  Calls of
+ * different types share the segment's slots in turn; a slot sized in
+ * elements would start at a different byte for each extent, and a call
+ * would write into the tail of the slot that another still reads. */
+static inline int64_t node_slot_bytes(int64_t bytes, int slots)
 {
-    if (extent <= 0 || Lmax <= 0)
+    return bytes > 0 && slots > 0 ? bytes / slots / 64 * 64 : 0;
+}
+
+/* The chunk C, in elements of `extent` bytes, whose Lmax + 1 areas fit a
+ * slot of `slot_bytes`, with `over` bytes more after the last element (a
+ * type's true extent past its extent); 0: not even one element. */
+static inline int64_t node_chunk_elems(int64_t slot_bytes, int Lmax, int64_t extent,
+                                       int64_t over)
+{
+    if (extent <= 0 || Lmax <= 0 || slot_bytes <= over)
         return 0;
-    return bytes / ((int64_t)slots * (Lmax + 1)) / extent;
+    return (slot_bytes - (over > 0 ? over : 0)) / (Lmax + 1) / extent;
 }
 
 /* Chunks of a vector of n elements (at least 1, so that an empty vector

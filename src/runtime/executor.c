@@ -122,9 +122,15 @@ static int64_t slot_of(const struct exec *x, unsigned flags)
     return rel ? (int64_t)((x->epoch + rel - 1) % NODE_SLOTS) : 0;
 }
 
-static int64_t shm_off(const struct exec *x, const struct sched_op *op, int buf, int64_t off)
+/* Element `off` of buffer b, as op addresses it: in its use's slot for
+ * the segment, whose slots start at fixed bytes whatever the type. */
+static void *elem_at(const struct exec *x, void *const buf[], const struct sched_op *op, int b,
+                     int64_t off)
 {
-    return buf == BUF_SHM ? off + slot_of(x, op->flags) * x->c->shm.slot_elems : off;
+    char *p = buf[b];
+    if (b == BUF_SHM)
+        p += slot_of(x, op->flags) * x->c->shm.slot_bytes;
+    return p + off * x->c->dti.extent;
 }
 
 static _Atomic uint64_t *flag_at(const struct exec *x, const struct sched_op *op, int64_t idx)
@@ -232,8 +238,8 @@ static int reduce_op(const struct exec *x, void *const buf[], const struct sched
 {
     const struct coll_call *c = x->c;
     const struct dtinfo *d = &c->dti;
-    void *src = at(buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d);
-    void *dst = at(buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d);
+    void *src = elem_at(x, buf, op, op->src_buf, op->src_off);
+    void *dst = elem_at(x, buf, op, op->dst_buf, op->dst_off);
     if (!(op->flags & SOP_DST_IS_LEFT) || c->red.commutative)
         return exec_reduce_local(&c->red, src, dst, op->count, d);
     /* dst = dst (op) src with MPI_Reduce_local's fixed order: combine into the
@@ -281,7 +287,7 @@ static int post_round(const struct exec *x, void *const buf[], const struct sche
             const bool bytes = op->flags & SOP_BYTES;
             MPI_Datatype dt = bytes ? MPI_BYTE : c->dt;
             char *base = bytes ? (char *)buf[op->src_buf] + op->src_off
-                               : at(buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d);
+                               : elem_at(x, buf, op, op->src_buf, op->src_off);
             int64_t done = 0;
             do { /* once even for a zero-byte SOP_SYNC message */
                 int n = (int)(op->count - done < SCHED_CHUNK ? op->count - done : SCHED_CHUNK);
@@ -408,14 +414,14 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
         }
         if (op->kind == SOP_COPY) {
             if (op->dst_buf == BUF_SHM && d->contiguous && op->src_buf != BUF_SHM &&
-                stream_copy(at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
+                stream_copy(elem_at(x, x->buf, op, op->dst_buf, op->dst_off),
                             at(x->buf[op->src_buf], op->src_off, d),
                             (size_t)op->count * (size_t)d->extent)) {
                 shm_charge_add(&charge, c, op);
                 continue;
             }
-            rc = copy_elems(at(x->buf[op->src_buf], shm_off(x, op, op->src_buf, op->src_off), d),
-                            at(x->buf[op->dst_buf], shm_off(x, op, op->dst_buf, op->dst_off), d),
+            rc = copy_elems(elem_at(x, x->buf, op, op->src_buf, op->src_off),
+                            elem_at(x, x->buf, op, op->dst_buf, op->dst_off),
                             op->count, c->dt, d);
             shm_charge_add(&charge, c, op);
             continue;

@@ -2,6 +2,7 @@
 // mpich-ranks: 1 2
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 2 4
 // env-ranks: COLIBRI_PROGRESS_HOOK=0 1 2 3 4 8
+// env-ranks: MIXED_SEED0=132 4
 // asan-ranks: 3
 // ompi5-ranks: 1 2 4
 // mpich5-ranks: 1 2

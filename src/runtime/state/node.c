@@ -463,6 +463,7 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
     seg->base = r->data;
     seg->size = r->data_bytes;
     seg->slot_flags = node_slot_flags(r->nloc);
+    seg->slot_bytes = node_slot_bytes(r->data_bytes, NODE_SLOTS);
     bind_flags(seg, r->header, r->flags, &r->epoch, r->yield);
     return MPI_SUCCESS;
 }

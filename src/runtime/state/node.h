@@ -31,7 +31,7 @@ struct node_segment {
     int64_t size;          /* bytes; 0 until the first node_segment_grow */
     /* The flags (both segments), and the reduction segment's slots. */
     unsigned char *flags;
-    int64_t slot_elems;    /* a slot's data, in elements of the call's type */
+    int64_t slot_bytes;    /* a slot's data (node_slot_bytes: whatever the type) */
     int slot_flags;        /* 0: no slots */
     uint64_t *epoch;
     /* Whether a flag wait gives its core away (sched_yield) once it has
@@ -74,8 +74,8 @@ int node_segment_grow(struct node_segment *seg, int64_t bytes);
 /* Binds seg to the communicator's reduction segment (cs->red), creating
  * it on first use: collective over the node's ranks (the node
  * communicator, then MPI_Win_allocate_shared of the flags and a data area
- * of the configured size, zeroed).  seg->base is the data area; the caller
- * sets slot_elems for its element size. */
+ * of the configured size, zeroed).  seg->base is the data area, cut into
+ * slots of seg->slot_bytes. */
 int node_reduction_attach(struct comm_state *cs, struct node_segment *seg);
 
 /* Drops the communicator's use of its node state, freeing the node
