@@ -74,6 +74,23 @@ double cost_node_inner(cost_model_fn inner, const struct sched_params *sub,
                        const struct cost_params *m, int share);
 double cost_node_local(const struct cost_params *m, double n, double out, double reduced,
                        int syncs);
+/* The memory traffic of a node-aware algorithm's on-node part, on one
+ * rank's critical path, in bytes (docs/node-aware.md, "Memory traffic"):
+ *   local    read or written in this core's own memory and cache (its
+ *            buffers, its own copy into the segment): shm_beta / 4, a
+ *            core's memcpy being about 4x the rate at which a byte crosses
+ *            to another core;
+ *   streamed read from the segment that another rank wrote there with
+ *            streaming stores (its input): shm_beta;
+ *   dirty    read from the segment that another core has just computed
+ *            into its cache (a reduced slice): 2 shm_beta, the line
+ *            fetched from that core (about half the streamed rate on the
+ *            2-core AMD EPYC this was measured on);
+ *   reduced  bytes combined: gamma;
+ * plus `syncs` flag hand-offs for each chunk of the vector (n bytes,
+ * chunk_bytes a chunk). */
+double cost_node_traffic(const struct cost_params *m, double n, double chunk_bytes, int syncs,
+                         double local, double streamed, double dirty, double reduced);
 
 #define COST_FORMULA(coll, name, text) const char coll##_##name##_cost_formula[] = text
 #define DECLARE_COST_FORMULA(coll, name) extern const char coll##_##name##_cost_formula[]

@@ -1,4 +1,5 @@
 /* Cost-model terms shared by the algorithms' cost functions. */
+#include <math.h>
 #include "../patterns/nodes.h"
 #include "algorithm.h"
 
@@ -34,6 +35,14 @@ double cost_node_inner(cost_model_fn inner, const struct sched_params *sub,
     struct cost_params shared = *m;
     shared.beta *= share;
     return cost_with_overhead(inner, sub, &shared);
+}
+
+double cost_node_traffic(const struct cost_params *m, double n, double chunk_bytes, int syncs,
+                         double local, double streamed, double dirty, double reduced)
+{
+    const double chunks = chunk_bytes > 0 && n > chunk_bytes ? ceil(n / chunk_bytes) : 1;
+    return chunks * syncs * m->shm_alpha +
+           (0.25 * local + streamed + 2 * dirty) * m->shm_beta + reduced * m->gamma;
 }
 
 double cost_node_local(const struct cost_params *m, double n, double out, double reduced,

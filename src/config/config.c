@@ -80,6 +80,8 @@ void colibri_config_reload(void)
     cfg.cache_bytes = cache && *cache ? strtoll(cache, NULL, 10) : 8ll << 20;
     const char *shm = getenv("COLIBRI_NODE_SHM_BYTES");
     cfg.node_shm_bytes = shm && *shm ? strtoll(shm, NULL, 10) : 8ll << 20;
+    const char *chunk = getenv("COLIBRI_NODE_CHUNK_BYTES");
+    cfg.node_chunk_bytes = chunk && *chunk ? strtoll(chunk, NULL, 10) : 0;
     cfg.stats = env_flag("COLIBRI_STATS");
     cfg.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
     const char *hook = getenv("COLIBRI_PROGRESS_HOOK");

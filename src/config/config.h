@@ -24,6 +24,8 @@ struct config {
     long long cache_bytes;             /* COLIBRI_CACHE_BYTES (default 8 MiB) */
     long long node_shm_bytes;          /* COLIBRI_NODE_SHM_BYTES (default 8 MiB): data area of
                                         * a communicator's node reduction segment */
+    long long node_chunk_bytes;        /* COLIBRI_NODE_CHUNK_BYTES (0, default: from this
+                                        * machine's second-level cache) */
     bool stats;                        /* COLIBRI_STATS set, not "0" */
     bool progress_thread;              /* COLIBRI_PROGRESS_THREAD set, not "0" */
     bool progress_hook;                /* COLIBRI_PROGRESS_HOOK not "0": hook into the MPI's progress */

@@ -397,6 +397,44 @@ static int messages_done(struct exec *x)
  * to the next round.  A flag wait that is not yet satisfied blocks when
  * `wait`; otherwise it leaves *blocked set and x->local at that op, for
  * the next step to resume from. */
+/* A chain of local ops (SOP_CHAIN) from ops[0] on: how many ops it has
+ * (at least 1), each one into the same destination range as the first. */
+static uint32_t chain_len(const struct sched_op *ops, uint32_t left)
+{
+    uint32_t k = 1;
+    while (k < left && (ops[k - 1].flags & SOP_CHAIN) && ops[k].kind == SOP_REDUCE &&
+           ops[k].dst_buf == ops[0].dst_buf && ops[k].dst_off == ops[0].dst_off &&
+           ops[k].count == ops[0].count && (ops[k].flags & SOP_SLOT_MASK) ==
+           (ops[0].flags & SOP_SLOT_MASK))
+        k++;
+    return k;
+}
+
+/* Runs a chain of k copy/reduce ops piece by piece: pieces of CHAIN_BYTES
+ * (a quarter of a first-level data cache) go through all k ops in turn. */
+#define CHAIN_BYTES (8 * 1024)
+static int run_chain(struct exec *x, const struct sched_op *ops, uint32_t k)
+{
+    const struct coll_call *c = x->c;
+    const struct dtinfo *d = &c->dti;
+    int64_t piece = CHAIN_BYTES / (d->extent > 0 ? d->extent : 1);
+    if (piece < 1)
+        piece = 1;
+    int rc = MPI_SUCCESS;
+    for (int64_t at = 0; at < ops[0].count && rc == MPI_SUCCESS; at += piece) {
+        const int64_t n = ops[0].count - at < piece ? ops[0].count - at : piece;
+        for (uint32_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
+            struct sched_op o = ops[i];
+            o.src_off += at, o.dst_off += at, o.count = n;
+            rc = o.kind == SOP_REDUCE
+                     ? reduce_op(x, x->buf, &o)
+                     : copy_elems(elem_at(x, x->buf, &o, o.src_buf, o.src_off),
+                                  elem_at(x, x->buf, &o, o.dst_buf, o.dst_off), n, c->dt, d);
+        }
+    }
+    return rc;
+}
+
 static int finish_round(struct exec *x, bool wait, bool *blocked)
 {
     struct coll_call *c = x->c;
@@ -407,6 +445,14 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
     double charge = 0; /* SMPI only: shared memory is not free (shm_charge.h) */
     for (; x->local < r->n_ops && rc == MPI_SUCCESS; x->local++) {
         const struct sched_op *op = &ops[x->local];
+        if ((op->flags & SOP_CHAIN) && (op->kind == SOP_COPY || op->kind == SOP_REDUCE)) {
+            const uint32_t k = chain_len(op, r->n_ops - x->local);
+            rc = run_chain(x, op, k);
+            for (uint32_t i = 0; i < k; i++)
+                shm_charge_add(&charge, c, &op[i]);
+            x->local += k - 1;
+            continue;
+        }
         if (op->kind == SOP_REDUCE) {
             rc = reduce_op(x, x->buf, op);
             shm_charge_add(&charge, c, op);

@@ -137,6 +137,12 @@ void sched_copy_slot(struct schedule *s, int u, int src, int64_t src_off, int ds
     add(s, SOP_COPY, -1, src, src_off, dst, dst_off, count, slot_bits(u));
 }
 
+void sched_copy_slot_flags(struct schedule *s, int u, int src, int64_t src_off, int dst,
+                           int64_t dst_off, int64_t count, unsigned flags)
+{
+    add(s, SOP_COPY, -1, src, src_off, dst, dst_off, count, flags | slot_bits(u));
+}
+
 void sched_reduce_slot(struct schedule *s, int u, int src, int64_t src_off, int dst,
                        int64_t dst_off, int64_t count, unsigned flags)
 {

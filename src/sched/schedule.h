@@ -74,6 +74,15 @@ enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY, SOP_FLAG_SET, SOP
 #define NODE_SLOTS 2
 #define SOP_SLOT_SHIFT 4
 #define SOP_SLOT_MASK 0x30u
+/* COPY/REDUCE flag: this op and the next (a REDUCE of the same count into
+ * the same destination, itself perhaps flagged so) form a chain that the
+ * executor may apply piece by piece, every op of the chain on one piece of
+ * the destination before the next piece, so that the piece stays in this
+ * core's first-level cache between them: one pass over memory where the
+ * ops one after the other make one each.  The result is the same (an MPI
+ * operation combines elements one by one); a dry run and the cost model
+ * see the ops as they are. */
+#define SOP_CHAIN 0x40u
 
 /* Messages longer than this many elements go out as several, split the same
  * way on both sides, so any count works without large-count point-to-point. */
@@ -234,6 +243,9 @@ void sched_copy_slot(struct schedule *s, int u, int src, int64_t src_off, int ds
                      int64_t dst_off, int64_t count);
 void sched_reduce_slot(struct schedule *s, int u, int src, int64_t src_off, int dst,
                        int64_t dst_off, int64_t count, unsigned flags);
+/* sched_copy_slot with op flags (SOP_CHAIN). */
+void sched_copy_slot_flags(struct schedule *s, int u, int src, int64_t src_off, int dst,
+                           int64_t dst_off, int64_t count, unsigned flags);
 void sched_send_slot(struct schedule *s, int u, int peer, int buf, int64_t off, int64_t count);
 void sched_recv_slot(struct schedule *s, int u, int peer, int buf, int64_t off, int64_t count);
 /* Closes the current round; an empty round is not recorded. */

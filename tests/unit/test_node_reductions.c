@@ -405,6 +405,16 @@ static void test_slots_any_type(void)
         check(node_chunk_elems(slot, 3, 4, 0) * 4 * 4 > slot - 4 * 4,
               "an int chunk fills its slot to the last element");
     }
+    /* the chunk from the cache: an eighth of it, 16 KiB to 1 MiB */
+    check(node_chunk_for_cache(512 * 1024) == 64 * 1024, "512 KiB L2: 64 KiB chunks");
+    check(node_chunk_for_cache(0) == 64 * 1024, "unknown cache: 64 KiB");
+    check(node_chunk_for_cache(64 * 1024) == 16 * 1024, "at least 16 KiB");
+    check(node_chunk_for_cache(64 << 20) == 1 << 20, "at most 1 MiB");
+    /* a call's chunk: the cache's, within what its slot holds */
+    check(node_chunk_use(100000, 128 * 1024, 8) == 16384, "doubles: 16384 per chunk");
+    check(node_chunk_use(1000, 128 * 1024, 8) == 1000, "no more than the slot holds");
+    check(node_chunk_use(1000, 4, 8) == 1, "one element at least");
+    check(node_chunk_use(0, 4, 8) == 0, "none where the slot holds none");
 }
 
 int main(void)

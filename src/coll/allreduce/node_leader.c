@@ -19,19 +19,26 @@
  * nodes in node order, which is rank order when every node holds
  * consecutive ranks (the catalog says so).
  *
- * Cost (COST_FORMULA below; N nodes of L ranks, n bytes, B and s as in
- * node_split_rail.c): one node: s + (n + L n) B + (L-1) n g; several: a
- * copy in, the leader's L n read and (L-1) n reduced, 2 hand-offs, a copy
- * out, and the flat allreduce of n over N leaders.
+ * Memory traffic per rank and vector byte (cost_node_traffic, algorithm.h):
+ * one node: 4 local (publish: read and write; own input read back; result
+ * written), L-1 streamed (the others' inputs), L-1 reduced; several: the
+ * leader as much plus its output written, every other rank 1 dirty read of
+ * the leader's result and 1 local write.
+ *
+ * Cost (COST_FORMULA below; N nodes of L ranks, n bytes, b the segment's
+ * cost per byte that crosses to another core, s a flag hand-off per chunk
+ * of c bytes): one node: s n/c + (n + (L-1) n) b + (L-1) n g; several:
+ * 2 s n/c + (1.25 n + (L-1) n + 2 n) b + (L-1) n g + the flat allreduce of
+ * n over N leaders.
  */
 #include <stdlib.h>
 
 #include "../common/node_phases.h"
 
 COST_FORMULA(allreduce, node_leader,
-             "N = 1: s + (n + L n) B + (L-1) n g; N > 1: 2 s + (2 n + L n) B + (L-1) n g + "
-             "T_flat(n over N); N nodes of L ranks, B and s on-node copy per byte and flag "
-             "hand-off");
+             "N = 1: s n/c + L n b + (L-1) n g; N > 1: 2 s n/c + (L + 2.25) n b + (L-1) n g + "
+             "T_flat(n over N); N nodes of L ranks, b a byte crossing cores, s a flag hand-off "
+             "per chunk of c bytes");
 
 int allreduce_node_leader_build(const struct sched_params *p, struct schedule *s)
 {
@@ -80,10 +87,17 @@ double allreduce_node_leader_cost(const struct sched_params *p, const struct cos
     const struct node_layout *l = p->layout;
     const int N = l->n_nodes, L = node_max_ranks(N, l->node_start);
     const double n = (double)p->count * (double)p->elem_size;
+    const double chunk = (double)p->node_chunk * (double)p->elem_size;
+    /* one node: publish (read, write), its own input read back, the result
+     * written; the L - 1 others' inputs streamed */
     if (N == 1)
-        return cost_node_local(m, n, 0, (double)(L - 1) * n, 1) + n * m->shm_beta;
+        return cost_node_traffic(m, n, chunk, 1, 4 * n, (double)(L - 1) * n, 0,
+                                 (double)(L - 1) * n);
     struct sched_params sub = node_sub_params(p, p->count);
     sub.size = N, sub.in_place = true;
-    return cost_node_local(m, n, n, (double)(L - 1) * n, 2) + n * m->shm_beta +
+    /* several: the leader's publish, own read and output written, then
+     * the others read its output (dirty) and write theirs */
+    return cost_node_traffic(m, n, chunk, 2, 5 * n, (double)(L - 1) * n, n,
+                             (double)(L - 1) * n) +
            cost_node_inner(p->inner_cost, &sub, m, 1);
 }

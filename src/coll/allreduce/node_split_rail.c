@@ -20,23 +20,33 @@
  * order, then the nodes in node order, which is rank order only when every
  * node holds consecutive ranks (the catalog says so).
  *
- * Cost (COST_FORMULA below; N nodes of L ranks, R rails, n bytes, B the
- * segment's copy cost per byte, s a flag hand-off): on the node, a copy in
- * and out of n, (L - 1) n / R reduced, three hand-offs; between nodes, the
+ * A rail's own slice of its input is read where it is, never copied into
+ * the segment (only it reads it).
+ *
+ * Memory traffic per rank and vector byte (cost_node_traffic, algorithm.h):
+ * 3 + 1/R local (publish of all but its slice: read and write; its slice
+ * read in place; the result written), (L-1)/R streamed (the others'
+ * slices), (R-1)/R dirty (the other rails' reduced slices), (L-1)/R
+ * reduced.
+ *
+ * Cost (COST_FORMULA below; N nodes of L ranks, R rails, n bytes, b the
+ * segment's cost per byte that crosses to another core, s a flag hand-off
+ * per chunk of c bytes): on the node the traffic above, three hand-offs
+ * per chunk; between nodes, the
  * flat allreduce of n / R bytes over N ranks, its bandwidth term paid R
  * times (R rails share a port).
  */
 #include "../common/node_phases.h"
 
 COST_FORMULA(allreduce, node_split_rail,
-             "3 s + (2 n + L n/R) B + (L-1) n/R g + T_flat(n/R over N, b x R); N nodes of L "
-             "ranks, R rails (fewest ranks on a node), B and s on-node copy per byte and flag "
-             "hand-off");
+             "3 s n/c + ((3 + 1/R)/4 n + (L-1) n/R + 2 (R-1) n/R) b + (L-1) n/R g + "
+             "T_flat(n/R over N, beta x R); N nodes of L ranks, R rails (fewest ranks on a node), "
+             "b a byte crossing cores, s a flag hand-off per chunk of c bytes");
 
 int allreduce_node_split_rail_build(const struct sched_params *p, struct schedule *s)
 {
     return node_rail_schedule(p, s, p->in_place ? BUF_RECV : BUF_SEND, node_sub_params(p, 0),
-                              true);
+                              true, false);
 }
 
 double allreduce_node_split_rail_cost(const struct sched_params *p, const struct cost_params *m)

@@ -37,24 +37,54 @@ void node_reuse_wait(struct schedule *s, const struct node_view *v, int u)
         sched_flag_wait(s, u, node_flag(l, NODE_DONE), -NODE_SLOTS);
 }
 
+void node_publish_except(struct schedule *s, const struct node_view *v, int u, int buf,
+                         int64_t off, int64_t len, int64_t skip_at, int64_t skip_len)
+{
+    node_reuse_wait(s, v, u);
+    const int64_t in = node_input(v->li, v->C), end = skip_at + skip_len;
+    if (skip_len <= 0) {
+        sched_copy_slot(s, u, buf, off, BUF_SHM, in, len);
+    } else {
+        if (skip_at > 0)
+            sched_copy_slot(s, u, buf, off, BUF_SHM, in, skip_at);
+        if (len > end)
+            sched_copy_slot(s, u, buf, off + end, BUF_SHM, in + end, len - end);
+    }
+    node_set(s, v, u, NODE_READY);
+}
+
 void node_publish(struct schedule *s, const struct node_view *v, int u, int buf, int64_t off,
                   int64_t len)
 {
-    node_reuse_wait(s, v, u);
-    sched_copy_slot(s, u, buf, off, BUF_SHM, node_input(v->li, v->C), len);
-    node_set(s, v, u, NODE_READY);
+    node_publish_except(s, v, u, buf, off, len, 0, 0);
+}
+
+void node_reduce_own(struct schedule *s, const struct node_view *v, int u, int64_t at,
+                     int64_t len, int dst, int64_t off, int own, int64_t own_off)
+{
+    node_wait(s, v, u, NODE_READY, 0, v->L);
+    /* in0 (op) (in1 (op) ( ... (op) in_{L-1})): MPI_Reduce_local's order,
+     * dst = src (op) dst, from the last input down, so a non-commutative
+     * operation sees its operands in rank order.  This rank's own input
+     * from (own, own_off) where it did not publish it.  One chain
+     * (SOP_CHAIN): the destination is written once, piece by piece, each
+     * piece combined with all L inputs while it is in this core's cache. */
+    for (int l = v->L - 1; l >= 0; l--) {
+        const bool mine = own >= 0 && l == v->li;
+        const int src = mine ? own : BUF_SHM;
+        const int64_t src_off = mine ? own_off + at : node_input(l, v->C) + at;
+        const unsigned chain = l > 0 ? SOP_CHAIN : 0;
+        if (l == v->L - 1)
+            sched_copy_slot_flags(s, u, src, src_off, dst, off, len, chain);
+        else
+            sched_reduce_slot(s, u, src, src_off, dst, off, len, chain);
+    }
 }
 
 void node_reduce(struct schedule *s, const struct node_view *v, int u, int64_t at, int64_t len,
                  int dst, int64_t off)
 {
-    node_wait(s, v, u, NODE_READY, 0, v->L);
-    /* in0 (op) (in1 (op) ( ... (op) in_{L-1})): MPI_Reduce_local's order,
-     * dst = src (op) dst, from the last input down, so a non-commutative
-     * operation sees its operands in rank order. */
-    sched_copy_slot(s, u, BUF_SHM, node_input(v->L - 1, v->C) + at, dst, off, len);
-    for (int l = v->L - 2; l >= 0; l--)
-        sched_reduce_slot(s, u, BUF_SHM, node_input(l, v->C) + at, dst, off, len, 0);
+    node_reduce_own(s, v, u, at, len, dst, off, -1, 0);
 }
 
 struct sched_params node_sub_params(const struct sched_params *p, int64_t count)
@@ -125,17 +155,26 @@ int *node_rail(const struct node_view *v, int li)
     return rail;
 }
 
-/* Use u of a split-rail run: the chunk of m elements at `at` (node_rail_schedule). */
+/* Use u of a split-rail run: the chunk of m elements at `at` (node_rail_schedule).
+ * A rail's own slice of its input is read by it alone: it is not copied
+ * into the segment but read where it is; with `direct` the rail's reduced
+ * slice goes straight to its receive buffer (the reduce's root on one
+ * node, the only rank that reads it). */
 static int node_rail_chunk(struct schedule *s, const struct node_view *v,
                            const struct sched_params *p, int u, int in, int64_t at, int64_t m,
-                           struct sched_params sub, const int *rail)
+                           struct sched_params sub, const int *rail, bool direct)
 {
-    node_publish(s, v, u, in, at, m);
-    if (v->li >= v->R)
+    if (v->li >= v->R) {
+        node_publish(s, v, u, in, at, m);
         return 0;
+    }
     const int64_t sa = node_slice_at(m, v->li, v->R), sl = node_slice_len(m, v->li, v->R);
     const int64_t out = node_output(v->L, v->C) + sa;
-    node_reduce(s, v, u, sa, sl, BUF_SHM, out);
+    node_publish_except(s, v, u, in, at, m, sa, sl);
+    if (direct)
+        node_reduce_own(s, v, u, sa, sl, BUF_RECV, at + sa, in, at);
+    else
+        node_reduce_own(s, v, u, sa, sl, BUF_SHM, out, in, at);
     if (v->N > 1 && sl > 0) {
         sub.count = sl, sub.rank = v->node, sub.size = v->N, sub.in_place = true;
         if (node_embed(s, p->inner, &sub, rail, u, BUF_SHM, out, BUF_SHM, out) != 0)
@@ -146,7 +185,7 @@ static int node_rail_chunk(struct schedule *s, const struct node_view *v,
 }
 
 int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
-                       struct sched_params sub, bool copy_out)
+                       struct sched_params sub, bool copy_out, bool sole_reader)
 {
     struct node_view v;
     node_view_init(&v, p);
@@ -154,16 +193,23 @@ int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
     int *rail = node_rail(&v, v.li);
     if (!rail)
         return -1;
+    /* its own slice straight into the receive buffer, which must not be
+     * its input (in place, the slice would overwrite its own operand) */
+    const bool direct = copy_out && sole_reader && v.N == 1 && v.li < v.R && in != BUF_RECV;
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
         const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
-        if (node_rail_chunk(s, &v, p, u, in, at, m, sub, rail) != 0) {
+        if (node_rail_chunk(s, &v, p, u, in, at, m, sub, rail, direct) != 0) {
             free(rail);
             return -1;
         }
         if (copy_out) {
             node_wait(s, &v, u, NODE_REDUCED, 0, v.R);
-            sched_copy_slot(s, u, BUF_SHM, node_output(v.L, v.C), BUF_RECV, at, m);
+            const int64_t sa = direct ? node_slice_at(m, v.li, v.R) : m;
+            const int64_t end = direct ? sa + node_slice_len(m, v.li, v.R) : m;
+            sched_copy_slot(s, u, BUF_SHM, node_output(v.L, v.C), BUF_RECV, at, sa);
+            sched_copy_slot(s, u, BUF_SHM, node_output(v.L, v.C) + end, BUF_RECV, at + end,
+                            m - end);
         }
         node_set(s, &v, u, NODE_DONE);
         sched_round(s);
@@ -181,6 +227,11 @@ double node_rail_cost(const struct sched_params *p, const struct cost_params *m,
     const double n = (double)p->count * (double)p->elem_size;
     struct sched_params sub = node_sub_params(p, (p->count + R - 1) / R);
     sub.size = N, sub.in_place = true;
-    return cost_node_local(m, n, n, (double)(L - 1) * n / R, syncs) +
+    /* local: publishing all but its slice (read and write), its own slice
+     * read in place and written, the result written out; streamed: the
+     * slice of the L - 1 others; dirty: the R - 1 other reduced slices */
+    return cost_node_traffic(m, n, (double)p->node_chunk * (double)p->elem_size, syncs,
+                             3 * n + n / R, (double)(L - 1) * n / R, (double)(R - 1) * n / R,
+                             (double)(L - 1) * n / R) +
            cost_node_inner(p->inner_cost, &sub, m, R);
 }

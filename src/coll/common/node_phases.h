@@ -40,11 +40,22 @@ void node_reuse_wait(struct schedule *s, const struct node_view *v, int u);
  * rank's input area and say READY. */
 void node_publish(struct schedule *s, const struct node_view *v, int u, int buf, int64_t off,
                   int64_t len);
+/* node_publish without elements [skip_at, skip_at + skip_len) of the
+ * chunk: a range of its input that only this rank reads (node_reduce_own),
+ * so never copied into the segment. */
+void node_publish_except(struct schedule *s, const struct node_view *v, int u, int buf,
+                         int64_t off, int64_t len, int64_t skip_at, int64_t skip_len);
 /* Use u: wait for every local rank's READY, then combine elements [at,
  * at + len) of all the node's input areas in rank order into (dst, off)
  * (BUF_SHM: the slot's). */
 void node_reduce(struct schedule *s, const struct node_view *v, int u, int64_t at, int64_t len,
                  int dst, int64_t off);
+/* node_reduce reading this rank's own operand from its chunk at (own,
+ * own_off) instead of its input area (own < 0: from the area).  (own,
+ * own_off + at) must not overlap (dst, off): the result is built from the
+ * last rank's operand down. */
+void node_reduce_own(struct schedule *s, const struct node_view *v, int u, int64_t at,
+                     int64_t len, int dst, int64_t off, int own, int64_t own_off);
 /* Use u: set this rank's flag f; wait for flag f of local ranks [first,
  * first + n). */
 void node_set(struct schedule *s, const struct node_view *v, int u, enum node_flag f);
@@ -66,9 +77,13 @@ int node_embed(struct schedule *s, sched_build_fn inner, const struct sched_para
  * output area, runs p->inner over the nodes' rank li in place there (sub:
  * its root, if any; count, rank, size and in_place are set here) and says
  * REDUCED; a rank that wants the result (`copy_out`) waits for every
- * slice and copies the chunk out.  Returns 0, or -1 when out of memory. */
+ * slice and copies the chunk out.  A rail reads its own slice of its input
+ * where it is (never copied into the segment); a `sole_reader` of the
+ * result (the reduce's root) on one node reduces its slice straight into
+ * its receive buffer, unless in place, and copies out the others only.
+ * Returns 0, or -1 when out of memory. */
 int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
-                       struct sched_params sub, bool copy_out);
+                       struct sched_params sub, bool copy_out, bool sole_reader);
 /* Its cost with `syncs` flag hand-offs on the node (the formulas in the
  * algorithms' files). */
 double node_rail_cost(const struct sched_params *p, const struct cost_params *m, int syncs);

@@ -8,6 +8,7 @@
  * addresses in each process, which is what BUF_SHM offsets assume.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,21 +39,21 @@ static struct node_state *node_state_of(struct comm_state *cs)
     return cs->node;
 }
 
-/* colibri's own allgather of one int per rank over cs->comm (out: size
- * entries), so that setup costs the same whatever the MPI's MPI_Allgather
+/* colibri's own allgather of one 64-bit integer per rank over cs->comm
+ * (out: size entries), so that setup costs the same whatever the MPI's MPI_Allgather
  * does (SimGrid SMPI's default sends p^2 messages: a 256-rank layout
  * exchange took minutes of simulation with it).  Bruck's dissemination
  * (patterns/dissemination.h) of radix 2: ceil(lg p) rounds, in each one
- * message to rank r + 2^t and one from r - 2^t (min(2^t, p - 2^t) ints),
- * p - 1 ints received in all; the rounds and bytes of MPICH's and Open
+ * message to rank r + 2^t and one from r - 2^t (min(2^t, p - 2^t) values),
+ * p - 1 values received in all; the rounds and bytes of MPICH's and Open
  * MPI's own short allgathers (recursive doubling, Bruck).  The tag is the
  * communicator's next call tag, taken at the same collective on every
  * rank, as the executor takes it (exec_next_tag). */
 #define LAYOUT_RADIX 2
-static int allgather_int(struct comm_state *cs, int value, int *out)
+static int allgather_i64(struct comm_state *cs, int64_t value, int64_t *out)
 {
     const int p = cs->size, r = cs->rank;
-    int *slot = malloc((size_t)p * sizeof *slot);
+    int64_t *slot = malloc((size_t)p * sizeof *slot);
     if (!slot)
         return MPI_ERR_NO_MEM;
     slot[0] = value; /* slot i: rank r - i (mod p) */
@@ -64,10 +65,10 @@ static int allgather_int(struct comm_state *cs, int value, int *out)
         int n = 0;
         for (int j = 1; j < LAYOUT_RADIX && dis_active(p, j, D) && rc == MPI_SUCCESS; j++) {
             const int c = (int)dis_count(p, j, D);
-            rc = PMPI_Irecv(slot + j * D, c, MPI_INT, dis_from(r, j, D, p), tag, cs->comm, &reqs[n]);
+            rc = PMPI_Irecv(slot + j * D, c, MPI_INT64_T, dis_from(r, j, D, p), tag, cs->comm, &reqs[n]);
             n += rc == MPI_SUCCESS;
             if (rc == MPI_SUCCESS)
-                rc = PMPI_Isend(slot, c, MPI_INT, dis_to(r, j, D, p), tag, cs->comm, &reqs[n]);
+                rc = PMPI_Isend(slot, c, MPI_INT64_T, dis_to(r, j, D, p), tag, cs->comm, &reqs[n]);
             n += rc == MPI_SUCCESS;
             setup_stats.layout_messages += rc == MPI_SUCCESS;
         }
@@ -85,7 +86,9 @@ static int allgather_int(struct comm_state *cs, int value, int *out)
 /* The reference path: every rank learns its node from MPI and tells the
  * others its node's leader.  Keeps the node communicator it makes.  Three
  * setup calls: MPI_Comm_split_type and a minimum over the node (the MPI's;
- * they cost what the node's ranks alone cost) and allgather_int. */
+ * they cost what the node's ranks alone cost) and allgather_i64, which also
+ * agrees on the node-aware chunk: the smallest any rank's machine asks
+ * for (machine_chunk_bytes). */
 /* Before the node's blocking setup collectives (the layout exchange's
  * MPI_Comm_split_type, MPI_Comm_create_group, MPI_Win_allocate_shared,
  * MPI_Barrier): every rank
@@ -104,7 +107,41 @@ static int setup_rendezvous(struct comm_state *cs)
     return rc != MPI_SUCCESS ? rc : engines_wait(&r, MPI_STATUS_IGNORE);
 }
 
-static int leaders_exchange(struct comm_state *cs, int *leader_of)
+/* The node-aware chunk this rank's machine asks for, in bytes
+ * (node_chunk_for_cache: an eighth of a core's second-level cache), or
+ * COLIBRI_NODE_CHUNK_BYTES.  Under SMPI a fixed 64 KiB: the simulated
+ * platform has no cache, and simulated times must not depend on the
+ * machine that runs the simulation. */
+static int64_t machine_chunk_bytes(void)
+{
+    const long long set = config_get()->node_chunk_bytes;
+    if (set > 0)
+        return set;
+    int64_t l2 = 0;
+#ifndef COLIBRI_SMPI
+    for (int i = 0; i < 8 && !l2; i++) {
+        char path[96], buf[32];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        const bool two = fgets(buf, sizeof buf, f) && atoi(buf) == 2;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (two && (f = fopen(path, "r"))) {
+            char *end = NULL;
+            if (fgets(buf, sizeof buf, f)) {
+                l2 = strtoll(buf, &end, 10);
+                l2 *= end && *end == 'K' ? 1024 : end && *end == 'M' ? 1024 * 1024 : 1;
+            }
+            fclose(f);
+        }
+    }
+#endif
+    return node_chunk_for_cache(l2);
+}
+
+static int leaders_exchange(struct comm_state *cs, int *leader_of, int64_t *chunk)
 {
     MPI_Comm node = MPI_COMM_NULL;
     int rc = setup_rendezvous(cs);
@@ -119,10 +156,22 @@ static int leaders_exchange(struct comm_state *cs, int *leader_of)
         rc = PMPI_Allreduce(&cs->rank, &leader, 1, MPI_INT, MPI_MIN, node);
         setup_count_collective(1);
     }
+    int64_t *both = rc == MPI_SUCCESS ? malloc((size_t)cs->size * sizeof *both) : NULL;
+    if (rc == MPI_SUCCESS && !both)
+        rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
-        rc = allgather_int(cs, leader, leader_of);
+        /* leader in the low 32 bits, this machine's chunk (KiB) above */
+        const int64_t kib = (machine_chunk_bytes() + 1023) / 1024;
+        rc = allgather_i64(cs, kib << 32 | (int64_t)(uint32_t)leader, both);
         setup_count_collective(1);
     }
+    for (int i = 0; rc == MPI_SUCCESS && i < cs->size; i++) {
+        leader_of[i] = (int)(uint32_t)both[i];
+        const int64_t bytes = (both[i] >> 32) * 1024;
+        if (i == 0 || bytes < *chunk)
+            *chunk = bytes;
+    }
+    free(both);
     /* Kept for the segment.  The node state has no communicator yet: the
      * exchange runs once per group state, before any segment, and the
      * group's node state goes no later than its layout. */
@@ -171,10 +220,11 @@ int node_layout_get(struct comm_state *cs, const struct node_layout **out)
     }
     const struct group_state *parent = config_get()->setup_eager ? NULL : group_state_world_parent();
     int rc = parent ? leaders_predict(cs, parent, leader_of) : MPI_ERR_RANK;
+    int64_t chunk = parent ? parent->chunk_bytes : 0;
     if (rc == MPI_SUCCESS) {
         setup_stats.layouts_predicted++;
     } else {
-        rc = leaders_exchange(cs, leader_of);
+        rc = leaders_exchange(cs, leader_of, &chunk);
         setup_stats.layouts_exchanged++;
     }
     int n_nodes = -1;
@@ -192,6 +242,7 @@ int node_layout_get(struct comm_state *cs, const struct node_layout **out)
     g->layout = (struct node_layout){n_nodes, mem, mem + size, mem + 2 * size, mem + 3 * size + 1};
     g->layout_mem = mem;
     g->layout_max_ranks = node_max_ranks(n_nodes, g->layout.node_start);
+    g->chunk_bytes = chunk;
     group_state_keep_world(g);
     *out = &g->layout;
     return MPI_SUCCESS;

@@ -59,6 +59,7 @@ struct group_state {
     struct node_layout layout;
     int *layout_mem;          /* NULL: layout not computed yet */
     int layout_max_ranks;     /* the most ranks on one node of the layout */
+    int64_t chunk_bytes;      /* the node-aware chunk, the same on every rank (node.c) */
     struct node_state node;   /* used by its communicators when they cannot overlap (node.h) */
     struct sched_entry *cached; /* this group's cached schedules (sched_cache.c) */
 };
