@@ -8,6 +8,7 @@
 #
 #   bench/scripts/bench_mpis.sh                           all five MPIs, 5 runs
 #   MPIS="ompi5 impi" RUNS=3 COLLS=allreduce bench/scripts/bench_mpis.sh
+#   COLIBRI_ENV="COLIBRI_NODE_CHUNK_BYTES=32768" ...   settings for colibri's runs
 #
 # MPIs: openmpi (Debian's 4.1, build/), mpich (Debian's 4.0, build-mpich/),
 # and ompi5, mpich5, impi from scripts/install-mpis.sh (build-<name>/,
@@ -52,6 +53,13 @@ for mpi in $MPIS; do
     impi | mpich | mpich5) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING none) ;;
     *) pre=(-x LD_PRELOAD="$lib" -x COLIBRI_TUNING=none) ;;
   esac
+  # COLIBRI_ENV="VAR=value ...": more settings for the colibri runs
+  for kv in ${COLIBRI_ENV:-}; do
+    case $mpi in
+      impi | mpich | mpich5) pre+=(-genv "${kv%%=*}" "${kv#*=}") ;;
+      *) pre+=(-x "$kv") ;;
+    esac
+  done
   piece=$RUNS_DIR/$mpi-pieces.csv
   dropin_alternate "$piece" "$mpi" "$build"
   merge_run "$OUT/mpis.csv" "$mpi-p2" "$piece"

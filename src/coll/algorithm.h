@@ -77,15 +77,15 @@ double cost_node_local(const struct cost_params *m, double n, double out, double
 /* The memory traffic of a node-aware algorithm's on-node part, on one
  * rank's critical path, in bytes (docs/node-aware.md, "Memory traffic"):
  *   local    read or written in this core's own memory and cache (its
- *            buffers, its own copy into the segment): shm_beta / 4, a
- *            core's memcpy being about 4x the rate at which a byte crosses
- *            to another core;
+ *            buffers, its own copy into the segment): shm_beta / 2;
  *   streamed read from the segment that another rank wrote there with
  *            streaming stores (its input): shm_beta;
  *   dirty    read from the segment that another core has just computed
- *            into its cache (a reduced slice): 2 shm_beta, the line
- *            fetched from that core (about half the streamed rate on the
- *            2-core AMD EPYC this was measured on);
+ *            into its cache (a reduced slice): 1.5 shm_beta, the line
+ *            fetched from that core;
+ * weights fitted to 2 ranks on this 2-core AMD EPYC VM (Open MPI 5 and
+ * Intel MPI: split-rail's allreduce 1.6-1.8x faster than node_leader's
+ * from 64 KiB, node_leader's reduce 1.3-1.5x faster than split-rail's);
  *   reduced  bytes combined: gamma;
  * plus `syncs` flag hand-offs for each chunk of the vector (n bytes,
  * chunk_bytes a chunk). */

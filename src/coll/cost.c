@@ -42,7 +42,7 @@ double cost_node_traffic(const struct cost_params *m, double n, double chunk_byt
 {
     const double chunks = chunk_bytes > 0 && n > chunk_bytes ? ceil(n / chunk_bytes) : 1;
     return chunks * syncs * m->shm_alpha +
-           (0.25 * local + streamed + 2 * dirty) * m->shm_beta + reduced * m->gamma;
+           (0.5 * local + streamed + 1.5 * dirty) * m->shm_beta + reduced * m->gamma;
 }
 
 double cost_node_local(const struct cost_params *m, double n, double out, double reduced,

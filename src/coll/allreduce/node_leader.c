@@ -27,16 +27,17 @@
  *
  * Cost (COST_FORMULA below; N nodes of L ranks, n bytes, b the segment's
  * cost per byte that crosses to another core, s a flag hand-off per chunk
- * of c bytes): one node: s n/c + (n + (L-1) n) b + (L-1) n g; several:
- * 2 s n/c + (1.25 n + (L-1) n + 2 n) b + (L-1) n g + the flat allreduce of
- * n over N leaders.
+ * of c bytes, a local byte b/2, a dirty one 1.5 b): one node:
+ * s n/c + (2 n + (L-1) n) b + (L-1) n g; several:
+ * 2 s n/c + (2.5 n + (L-1) n + 1.5 n) b + (L-1) n g + the flat allreduce
+ * of n over N leaders.
  */
 #include <stdlib.h>
 
 #include "../common/node_phases.h"
 
 COST_FORMULA(allreduce, node_leader,
-             "N = 1: s n/c + L n b + (L-1) n g; N > 1: 2 s n/c + (L + 2.25) n b + (L-1) n g + "
+             "N = 1: s n/c + (L+1) n b + (L-1) n g; N > 1: 2 s n/c + (L+3) n b + (L-1) n g + "
              "T_flat(n over N); N nodes of L ranks, b a byte crossing cores, s a flag hand-off "
              "per chunk of c bytes");
 

@@ -39,7 +39,7 @@
 #include "../common/node_phases.h"
 
 COST_FORMULA(allreduce, node_split_rail,
-             "3 s n/c + ((3 + 1/R)/4 n + (L-1) n/R + 2 (R-1) n/R) b + (L-1) n/R g + "
+             "3 s n/c + ((3 + 1/R)/2 n + (L-1) n/R + 1.5 (R-1) n/R) b + (L-1) n/R g + "
              "T_flat(n/R over N, beta x R); N nodes of L ranks, R rails (fewest ranks on a node), "
              "b a byte crossing cores, s a flag hand-off per chunk of c bytes");
 
@@ -51,5 +51,5 @@ int allreduce_node_split_rail_build(const struct sched_params *p, struct schedul
 
 double allreduce_node_split_rail_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return node_rail_cost(p, m, 3);
+    return node_rail_cost(p, m, 3, false);
 }

@@ -219,7 +219,8 @@ int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
     return s->oom ? -1 : 0;
 }
 
-double node_rail_cost(const struct sched_params *p, const struct cost_params *m, int syncs)
+double node_rail_cost(const struct sched_params *p, const struct cost_params *m, int syncs,
+                      bool direct)
 {
     const struct node_layout *l = p->layout;
     const int N = l->n_nodes, L = node_max_ranks(N, l->node_start);
@@ -228,10 +229,13 @@ double node_rail_cost(const struct sched_params *p, const struct cost_params *m,
     struct sched_params sub = node_sub_params(p, (p->count + R - 1) / R);
     sub.size = N, sub.in_place = true;
     /* local: publishing all but its slice (read and write), its own slice
-     * read in place and written, the result written out; streamed: the
-     * slice of the L - 1 others; dirty: the R - 1 other reduced slices */
+     * read in place and written, the result written out (its own slice
+     * read back, unless `direct`: straight into the receive buffer);
+     * streamed: the slice of the L - 1 others; dirty: the R - 1 other
+     * reduced slices */
     return cost_node_traffic(m, n, (double)p->node_chunk * (double)p->elem_size, syncs,
-                             3 * n + n / R, (double)(L - 1) * n / R, (double)(R - 1) * n / R,
+                             direct && N == 1 ? 3 * n - n / R : 3 * n + n / R,
+                             (double)(L - 1) * n / R, (double)(R - 1) * n / R,
                              (double)(L - 1) * n / R) +
            cost_node_inner(p->inner_cost, &sub, m, R);
 }

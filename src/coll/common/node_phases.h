@@ -86,7 +86,8 @@ int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
                        struct sched_params sub, bool copy_out, bool sole_reader);
 /* Its cost with `syncs` flag hand-offs on the node (the formulas in the
  * algorithms' files). */
-double node_rail_cost(const struct sched_params *p, const struct cost_params *m, int syncs);
+double node_rail_cost(const struct sched_params *p, const struct cost_params *m, int syncs,
+                      bool direct);
 /* The ranks of local index li on every node (N entries; NULL when out of
  * memory). */
 int *node_rail(const struct node_view *v, int li);

@@ -30,7 +30,7 @@
 #include "../common/node_phases.h"
 
 COST_FORMULA(reduce, node_leader,
-             "s n/c + ((N = 1 ? 0.5 : 1) n + (L-1) n) b + (L-1) n g + T_flat(n over N); N nodes "
+             "s n/c + ((N = 1 ? 1 : 2) n + (L-1) n) b + (L-1) n g + T_flat(n over N); N nodes "
              "of L ranks, b a byte crossing cores, s a flag hand-off per chunk of c bytes");
 
 int reduce_node_leader_build(const struct sched_params *p, struct schedule *s)

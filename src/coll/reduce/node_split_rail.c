@@ -26,7 +26,9 @@
  * Non-commutative operations: as the allreduce (the catalog says so).
  *
  * Memory traffic per vector byte on the root's path: as the allreduce's
- * (allreduce/node_split_rail.c), the copy out the root's alone.
+ * (allreduce/node_split_rail.c), the copy out the root's alone; on one
+ * node 3 - 1/R local, its own slice combined straight into its receive
+ * buffer (-/+ in the formula: one node, several).
  *
  * Cost (COST_FORMULA below): the traffic, two hand-offs per chunk, and the
  * flat reduce of n / R over N nodes, R rails sharing each port.
@@ -34,7 +36,7 @@
 #include "../common/node_phases.h"
 
 COST_FORMULA(reduce, node_split_rail,
-             "2 s n/c + ((3 + 1/R)/4 n + (L-1) n/R + 2 (R-1) n/R) b + (L-1) n/R g + "
+             "2 s n/c + ((3 -/+ 1/R)/2 n + (L-1) n/R + 1.5 (R-1) n/R) b + (L-1) n/R g + "
              "T_flat(n/R over N, beta x R); N nodes of L ranks, R rails, b a byte crossing cores, "
              "s a flag hand-off per chunk of c bytes");
 
@@ -48,5 +50,5 @@ int reduce_node_split_rail_build(const struct sched_params *p, struct schedule *
 
 double reduce_node_split_rail_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return node_rail_cost(p, m, 2);
+    return node_rail_cost(p, m, 2, true);
 }
