@@ -229,6 +229,9 @@ struct colibri_setup_stats {
                                       per exchange) */
     long long layout_messages;     /* point-to-point messages this process sent
                                       in them (one per round) */
+    long long online_agreements;   /* online selection's decisions: each one small
+                                      MPI_MAX over the communicator (docs/tuning.md) */
+    long long online_explored;     /* calls online selection ran as exploration */
 };
 
 int colibri_setup_stats(struct colibri_setup_stats *stats);

@@ -19,6 +19,7 @@
 #include "../select/select.h"
 #include "../config/config.h"
 #include "../runtime/native.h"
+#include "../runtime/online_turn.h"
 #include "../runtime/operation.h"
 #include "../runtime/state/node.h"
 #include "../runtime/agree.h"
@@ -323,6 +324,10 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         snprintf(msg, sizeof msg, "invalid datatype");
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
+    /* valid, and every block of every rank is empty (alltoall's blocks are
+     * the same size everywhere; alltoallv's may not be): nothing to do */
+    if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0)
+        return MPI_SUCCESS;
 
     /* The blocking call lives on the stack. */
     struct exchange_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);
@@ -435,7 +440,15 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         }
     }
 
+    const struct sched_params before = c->sp;
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
+    /* Online selection (runtime/online_turn.h): from here on every return
+     * goes through online_turn_end, so that every rank reaches its shape's
+     * agreement at the same call. */
+    struct online_turn turn = {NULL};
+    if (rc == MPI_SUCCESS)
+        online_turn_begin(c->cs, a->coll, kind, requested, &before, &c->sp, &op->alg, &turn);
+    struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */
     if (predicting) {
         c->cs->predicted = rc == MPI_SUCCESS && op->alg && (op->alg->restrictions & R_NODE_AWARE);
         c->sp.sizes_out = c->cs->predicted ? c->cs->predicted_sizes : NULL;
@@ -448,26 +461,33 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         /* an interposed alltoall of predefined types: the next identical
          * call goes straight below (native.h); alltoallv's choice follows
          * an agreement every call */
-        if (!requested && a->coll == COLIBRI_ALLTOALL && predefined(a->recvtype))
-            native_memo_note(a->coll, kind, a->comm, a->recvcount, a->recvtype, MPI_OP_NULL, 0, cs);
+        if (!requested && a->coll == COLIBRI_ALLTOALL && predefined(a->recvtype) &&
+            online_turn_quiet(&turn))
+            native_memo_note(a->coll, kind, a->comm, a->recvcount, a->recvtype, MPI_OP_NULL, 0, cs,
+                             turn.s);
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
-        return native_exchange(a, kind, req);
+        online_turn_clock(&turn);
+        return online_turn_end(tcs, &turn, native_exchange(a, kind, req));
     }
 
     if (op->alg->restrictions & R_NODE_AWARE) {
         rc = node_segment_attach(c->cs, &c->shm);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
-            return raise_error(a->comm, fn, rc, "could not attach the node's shared segment");
+            return online_turn_end(tcs, &turn,
+                                   raise_error(a->comm, fn, rc,
+                                               "could not attach the node's shared segment"));
         }
     }
     c->dt = MPI_BYTE;
     c->dti = (struct dtinfo){1, 0, 1, 1, true};
     c->cs->last[a->coll] = op->alg->name;
-    return kind == CALL_BLOCKING      ? op_run_blocking(op)
-           : kind == CALL_NONBLOCKING ? op_launch(op, req)
-                                      : op_persist(op, req);
+    if (kind == CALL_BLOCKING) {
+        online_turn_clock(&turn);
+        return online_turn_end(tcs, &turn, op_run_blocking(op));
+    }
+    return kind == CALL_NONBLOCKING ? op_launch(op, req) : op_persist(op, req);
 }
 
 static int with_request(struct exchange_args *a, const char *algorithm, enum call_kind kind,

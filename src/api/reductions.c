@@ -12,6 +12,7 @@
 #include "../kernels/sparse.h"
 #include "../patterns/node_reduce.h"
 #include "../runtime/native.h"
+#include "../runtime/online_turn.h"
 #include "../runtime/operation.h"
 #include "../runtime/agree.h"
 #include "../runtime/executor.h"
@@ -253,6 +254,10 @@ struct call_memo {
     struct coll_call c;          /* c.sp.sparse points at `sparse` */
     struct sparse_op sparse;
     struct sched_hint hint;
+    /* the online shape (select/online.h) whose settled winner the call
+     * ran, and its stamp then (NULL: online selection did not serve it) */
+    struct online_shape *shape;
+    unsigned stamp;
 };
 #define CALL_MEMO_SLOTS 4
 static _Thread_local struct call_memo call_memo[CALL_MEMO_SLOTS];
@@ -271,14 +276,16 @@ static struct call_memo *memo_find(const struct native_args *a, enum call_kind k
         m->coll != a->coll || m->kind != kind || m->dt != a->dt || m->op != a->op ||
         m->root != a->root || m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
-        m->generation != config_get()->generation)
+        m->generation != config_get()->generation ||
+        (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
         return NULL;
     return m;
 }
 
 /* Remembers the call that r prepares (its conditions: above) and gives
- * it the memo's schedule hint. */
-static void memo_note(const struct native_args *a, struct reduction_op *r)
+ * it the memo's schedule hint; `shape`: the online shape settled on it. */
+static void memo_note(const struct native_args *a, struct reduction_op *r,
+                      struct online_shape *shape)
 {
     struct coll_op *op = &r->op;
     struct call_memo *m = memo_slot(a, op->kind);
@@ -287,7 +294,7 @@ static void memo_note(const struct native_args *a, struct reduction_op *r)
     *m = (struct call_memo){a->coll, op->kind, a->comm, a->count, a->dt, a->op, a->root,
                             op->c.sp.in_place, config_get()->generation,
                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), op->alg, false,
-                            op->c, r->sparse, {NULL, 0}};
+                            op->c, r->sparse, {NULL, 0}, shape, shape ? shape->stamp : 0};
     m->c.sp.sparse = op->c.sp.sparse ? &m->sparse : NULL;
     op->hint = &m->hint;
 }
@@ -413,6 +420,17 @@ static int pair_to_native(struct native_args *a, const char *requested, enum cal
     return rc;
 }
 
+/* A call with no element anywhere (every rank's counts are the same). */
+static bool nothing_to_reduce(const struct native_args *a, int size)
+{
+    if (a->coll != COLIBRI_REDUCE_SCATTER)
+        return a->count == 0;
+    for (int i = 0; i < size; i++)
+        if (a->counts[i])
+            return false;
+    return true;
+}
+
 static int run(struct native_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -436,6 +454,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     int rc = validate_call(&v, msg, sizeof msg);
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
+    if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size))
+        return MPI_SUCCESS; /* valid, and no rank has an element: nothing to do */
     if (pair_goes_native(a->op, a->dt))
         return pair_to_native(a, requested, kind, req, fname);
 
@@ -534,6 +554,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
                 c->cs->grp->chunk_bytes, pf->dti.extent);
     }
 
+    const struct sched_params before = c->sp;
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
     if (fresh)
         estimate_served(fresh, rc == MPI_SUCCESS && op->alg &&
@@ -542,32 +563,44 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         reduction_destroy(op);
         return raise_error(a->comm, fname, rc, msg);
     }
+    /* Online selection (runtime/online_turn.h): from here on every return
+     * goes through online_turn_end, so that every rank reaches its shape's
+     * agreement at the same call. */
+    struct online_turn turn = {NULL};
+    if (state_rc == MPI_SUCCESS)
+        online_turn_begin(c->cs, a->coll, kind, requested, &before, &c->sp, &op->alg, &turn);
+    struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */
     if (!op->alg) {
         struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
         reduction_destroy(op);
         /* an interposed call (requested NULL) with a predefined pair
          * (kernel) whose path kept no sparse estimate: the next identical
          * one goes straight below (native.h) */
-        if (state_rc == MPI_SUCCESS && !requested && pf->kernel && !estimated)
+        if (state_rc == MPI_SUCCESS && !requested && pf->kernel && !estimated &&
+            online_turn_quiet(&turn))
             native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op,
-                             a->coll == COLIBRI_REDUCE ? a->root : 0, cs);
+                             a->coll == COLIBRI_REDUCE ? a->root : 0, cs, turn.s);
         if (state_rc == MPI_SUCCESS)
             cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
-        return native_call(a, kind, req);
+        online_turn_clock(&turn);
+        return online_turn_end(tcs, &turn, native_call(a, kind, req));
     }
 
     rc = state_rc != MPI_SUCCESS ? state_rc : pf->dti_rc;
     c->dti = pf->dti;
     if (rc != MPI_SUCCESS) {
         reduction_destroy(op);
-        return raise_error(a->comm, fname, rc, "could not set up the communicator");
+        return online_turn_end(tcs, &turn, raise_error(a->comm, fname, rc,
+                                                       "could not set up the communicator"));
     }
     if (op->alg->restrictions & R_NODE_AWARE) {
         rc = node_reduction_attach(c->cs, &c->shm);
         if (rc != MPI_SUCCESS) {
             reduction_destroy(op);
-            return raise_error(a->comm, fname, rc, "could not attach the node's reduction segment");
+            return online_turn_end(tcs, &turn,
+                                   raise_error(a->comm, fname, rc,
+                                               "could not attach the node's reduction segment"));
         }
         /* element 0 of the data area holds the type's first byte */
         c->shm.base = (char *)c->shm.base - c->dti.true_lb;
@@ -582,11 +615,13 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     c->cs->last[a->coll] = op->alg->name;
     /* the memo's conditions (above call_memo) */
     if (!requested && kind != CALL_PERSISTENT && a->coll <= COLIBRI_REDUCE && pf->kernel &&
-        !estimated)
-        memo_note(a, r);
-    return kind == CALL_BLOCKING      ? op_run_blocking(op)
-           : kind == CALL_NONBLOCKING ? op_launch(op, req)
-                                      : op_persist(op, req);
+        !estimated && online_turn_quiet(&turn))
+        memo_note(a, r, turn.s);
+    if (kind == CALL_BLOCKING) {
+        online_turn_clock(&turn);
+        return online_turn_end(tcs, &turn, op_run_blocking(op));
+    }
+    return kind == CALL_NONBLOCKING ? op_launch(op, req) : op_persist(op, req);
 }
 
 /* Each collective in its three forms: blocking, nonblocking (request in

@@ -87,6 +87,11 @@ void colibri_config_reload(void)
     const char *hook = getenv("COLIBRI_PROGRESS_HOOK");
     cfg.progress_hook = !(hook && strcmp(hook, "0") == 0);
     env_string("COLIBRI_COST_MODEL", cfg.cost_model, sizeof cfg.cost_model);
+    const char *online = getenv("COLIBRI_ONLINE");
+    cfg.online = !(online && strcmp(online, "0") == 0);
+    cfg.online_calls = (long)env_positive("COLIBRI_ONLINE_CALLS", 5);
+    cfg.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 64);
+    env_string("COLIBRI_ONLINE_FAKE", cfg.online_fake, sizeof cfg.online_fake);
     cfg.shm_bandwidth = env_positive("COLIBRI_SHM_BANDWIDTH", 1e10);
     cfg.shm_gamma = env_positive("COLIBRI_SHM_GAMMA", 5e-11);
     /* COLIBRI_TUNING names the file; set to "" or "none" it turns the

@@ -37,6 +37,12 @@ struct config {
      * and reduction cost in simulated time. */
     double shm_bandwidth;              /* COLIBRI_SHM_BANDWIDTH, bytes/s (default 1e10) */
     double shm_gamma;                  /* COLIBRI_SHM_GAMMA, s/byte (default 5e-11) */
+    /* Online selection (select/online.h, docs/tuning.md): */
+    bool online;                       /* COLIBRI_ONLINE not "0" (default on) */
+    long online_calls;                 /* COLIBRI_ONLINE_CALLS: calls per candidate (default 5) */
+    long online_window;                /* COLIBRI_ONLINE_WINDOW: settled calls before the first
+                                        * re-check (default 64) */
+    char online_fake[256];             /* COLIBRI_ONLINE_FAKE: the tests' timings ("" real) */
     unsigned generation;               /* counts reloads, from 1 */
 };
 

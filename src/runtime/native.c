@@ -226,7 +226,8 @@ bool native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, i
     const struct native_memo *m = native_memo_slot(comm, count, tag);
     if (m->tag != tag || m->comm != comm || m->count != count || m->dt != dt || m->op != op ||
         m->root != root || m->generation != config_get()->generation ||
-        m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED))
+        m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
+        (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
         return false;
     *m->last = "native";
     stats_count(NULL, coll, kind);
@@ -234,11 +235,13 @@ bool native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, i
 }
 
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs)
+                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
+                      struct online_shape *shape)
 {
     const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
     __atomic_store_n(&native_memo_used, true, __ATOMIC_RELAXED);
     *native_memo_slot(comm, count, tag) =
         (struct native_memo){tag, comm, dt, op, count, root, config_get()->generation,
-                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll]};
+                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll],
+                             shape, shape ? shape->stamp : 0};
 }

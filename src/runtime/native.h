@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "call.h"
+#include "../select/online.h"
 
 struct native_args {
     colibri_coll coll;
@@ -75,6 +76,12 @@ struct native_memo {
     int root;
     unsigned generation, epoch;
     const char **last;  /* the state's last[coll], for colibri_last_algorithm */
+    /* the online shape (select/online.h) settled on native that sent it
+     * below, and its stamp then (NULL: online selection did not serve it):
+     * the memo serves the call only while that decision stands, and
+     * counts it in the shape as the full path would */
+    struct online_shape *shape;
+    unsigned stamp;
 };
 #define NATIVE_MEMO_SLOTS 8
 extern _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
@@ -101,8 +108,10 @@ static inline bool native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_C
            native_memo_lookup(coll, kind, comm, count, dt, op, root);
 }
 /* Remembers a call that automatic choice sent below (its conditions:
- * above); `cs` is the communicator's state. */
+ * above); `cs` is the communicator's state, `shape` the online shape
+ * settled on native that chose it (NULL: none). */
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs);
+                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
+                      struct online_shape *shape);
 
 #endif

@@ -3,7 +3,9 @@
  * MPI_Finalize, print the totals over all ranks from rank 0 of
  * MPI_COMM_WORLD, one line each:  colibri: <collective> <algorithm> calls=<n>
  * where <collective> is "allreduce", "iallreduce" (nonblocking) or
- * "allreduce_init" (persistent, counted per start).
+ * "allreduce_init" (persistent, counted per start); then online selection's
+ * lines (docs/tuning.md): colibri: online <collective> explored calls=<n>
+ * decisions=<n>, colibri: online <collective> settled <algorithm> shapes=<n>.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +21,64 @@
 #define MAX_SLOTS 256
 static long long counts[CALL_KINDS * MAX_SLOTS];
 
+static int slot_of(const struct algorithm *a, colibri_coll coll)
+{
+    return a ? (int)(a - catalog) : catalog_count + (int)coll;
+}
+
 void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind)
 {
-    int slot = a ? (int)(a - catalog) : catalog_count + (int)coll;
+    const int slot = slot_of(a, coll);
     if (slot < MAX_SLOTS)
         __atomic_add_fetch(&counts[kind * MAX_SLOTS + slot], 1, __ATOMIC_RELAXED);
+}
+
+/* Online selection (select/online.h): per collective the calls it ran as
+ * exploration and its decisions, and per algorithm the shapes settled on
+ * it now (a re-check that switches moves one). */
+static long long online_explored[COLIBRI_NCOLL], online_decisions[COLIBRI_NCOLL];
+static long long online_settled[MAX_SLOTS];
+
+void stats_online_explored(colibri_coll coll)
+{
+    __atomic_add_fetch(&online_explored[coll], 1, __ATOMIC_RELAXED);
+}
+
+void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *was,
+                          const struct algorithm *now)
+{
+    __atomic_add_fetch(&online_decisions[coll], 1, __ATOMIC_RELAXED);
+    if (had && slot_of(was, coll) < MAX_SLOTS)
+        __atomic_sub_fetch(&online_settled[slot_of(was, coll)], 1, __ATOMIC_RELAXED);
+    if (slot_of(now, coll) < MAX_SLOTS)
+        __atomic_add_fetch(&online_settled[slot_of(now, coll)], 1, __ATOMIC_RELAXED);
+}
+
+/* The online lines: the most on any rank (every rank of a communicator
+ * explores and decides the same shapes, so a sum would count each p
+ * times). */
+static void online_report(int rank)
+{
+    long long mine[2 * COLIBRI_NCOLL + MAX_SLOTS], most[2 * COLIBRI_NCOLL + MAX_SLOTS];
+    memcpy(mine, online_explored, sizeof online_explored);
+    memcpy(mine + COLIBRI_NCOLL, online_decisions, sizeof online_decisions);
+    memcpy(mine + 2 * COLIBRI_NCOLL, online_settled, sizeof online_settled);
+    PMPI_Reduce(mine, most, 2 * COLIBRI_NCOLL + MAX_SLOTS, MPI_LONG_LONG, MPI_MAX, 0,
+                MPI_COMM_WORLD);
+    if (rank != 0)
+        return;
+    for (int c = 0; c < COLIBRI_NCOLL; c++)
+        if (most[c] || most[COLIBRI_NCOLL + c])
+            fprintf(stderr, "colibri: online %s explored calls=%lld decisions=%lld\n",
+                    colibri_coll_name((colibri_coll)c), most[c], most[COLIBRI_NCOLL + c]);
+    for (int i = 0; i < catalog_count + COLIBRI_NCOLL && i < MAX_SLOTS; i++) {
+        const long long n = most[2 * COLIBRI_NCOLL + i];
+        if (n > 0)
+            fprintf(stderr, "colibri: online %s settled %s shapes=%lld\n",
+                    colibri_coll_name(i < catalog_count ? catalog[i].coll
+                                                        : (colibri_coll)(i - catalog_count)),
+                    i < catalog_count ? catalog[i].name : "native", n);
+    }
 }
 
 static void print_line(int kind, colibri_coll coll, const char *alg, long long n)
@@ -54,5 +109,6 @@ void stats_report(void)
             else
                 print_line(k, (colibri_coll)(i - catalog_count), "native", n);
         }
+    online_report(rank);
     fflush(stderr);
 }

@@ -8,5 +8,10 @@
  * MPI_Iallreduce, MPI_Allreduce_init (counted at each start). */
 void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind);
 void stats_report(void);
+/* Online selection: a call run as exploration; a decision of a shape
+ * (`had`: it had settled on `was` before) for `now` (NULL: native). */
+void stats_online_explored(colibri_coll coll);
+void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *was,
+                          const struct algorithm *now);
 
 #endif

@@ -17,6 +17,7 @@
 #include "../config/config.h"
 #include "../config/tuning.h"
 #include "../patterns/node_reduce.h"
+#include "online.h"
 
 /* Cost-model parameters: defaults describe a 100 Gb/s, 1 us cluster with
  * reduction kernels at 20 GB/s (colibri's run at 14-100 GB/s here, see
@@ -492,6 +493,61 @@ static struct choice choose(colibri_coll coll, const struct sched_params *p)
     return c;
 }
 
+bool select_rule_decides(colibri_coll coll, const struct sched_params *p)
+{
+    if (tuning_in_force()->n_rules == 0)
+        return false;
+    int ppn, nodes;
+    node_shape(p, &ppn, &nodes);
+    return matching_rule(coll, p, ppn, nodes) != NULL;
+}
+
+/* The radix and the flat algorithm between nodes that `a` runs this call
+ * with, as the model prefers them (a named algorithm's). */
+static void prepare(const struct algorithm *a, struct sched_params *p)
+{
+    struct cost_params m = model_params(p);
+    struct sched_params q;
+    int radix;
+    modelled(a, p, &m, &radix, &q);
+    p->radix = radix;
+    p->inner = q.inner, p->inner_cost = q.inner_cost, p->inner_radix = q.inner_radix;
+}
+
+void select_prepare(struct sched_params *p, const struct algorithm *a)
+{
+    if (a)
+        prepare(a, p);
+}
+
+int select_candidates(colibri_coll coll, const struct sched_params *p,
+                      const struct algorithm *model, const struct algorithm *cand[3])
+{
+    if (!model)
+        return 0;
+    int n = 0;
+    cand[n++] = model;
+    cand[n++] = NULL; /* native */
+    const struct cost_params m = model_params(p);
+    const struct algorithm *second = NULL;
+    double t_model = -1, t_second = 0;
+    for (int i = 0; i < catalog_count; i++) {
+        const struct algorithm *a = &catalog[i];
+        if (a->coll != coll || catalog_violation(a, p))
+            continue;
+        int k;
+        struct sched_params q;
+        const double t = modelled(a, p, &m, &k, &q);
+        if (a == model)
+            t_model = t;
+        else if (t >= 0 && (!second || t < t_second))
+            second = a, t_second = t;
+    }
+    if (second && t_model > 0 && t_second <= t_model * ONLINE_UNSURE)
+        cand[n++] = second;
+    return n;
+}
+
 /* An automatic choice into *alg and p's radix and segment. */
 static void apply_auto(colibri_coll coll, struct sched_params *p, const struct algorithm **alg)
 {
@@ -523,12 +579,7 @@ int select_algorithm(colibri_coll coll, struct sched_params *p, const char *requ
     }
     const char *why = catalog_violation(a, p);
     if (!why) {
-        struct cost_params m = model_params(p);
-        struct sched_params q;
-        int radix;
-        modelled(a, p, &m, &radix, &q);
-        p->radix = radix;
-        p->inner = q.inner, p->inner_cost = q.inner_cost, p->inner_radix = q.inner_radix;
+        prepare(a, p);
         *alg = a;
         return MPI_SUCCESS;
     }

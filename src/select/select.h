@@ -25,6 +25,19 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
  * progress thread) must not issue a native collective out of call order. */
 bool select_never_native(colibri_coll coll);
 
+/* Online selection (online.h) applies only where no tuning rule decides:
+ * whether one does for this call (p before selection). */
+bool select_rule_decides(colibri_coll coll, const struct sched_params *p);
+/* Online selection's candidates for a call whose automatic choice is
+ * `model` (p as before selection): the model's choice, native (NULL) and,
+ * where the model is unsure (online.h, ONLINE_UNSURE), its runner-up.
+ * Returns their number, 0 when the model has no algorithm for the call. */
+int select_candidates(colibri_coll coll, const struct sched_params *p,
+                      const struct algorithm *model, const struct algorithm *cand[3]);
+/* p (as before selection) made ready to run candidate `a` (NULL: native),
+ * with the radix and inner algorithm the model prefers, as for a name. */
+void select_prepare(struct sched_params *p, const struct algorithm *a);
+
 /* True when the automatic choice for `coll` depends on the communicator's
  * node layout (tuning rules for a node shape, a model calibrated on one
  * node and across nodes): the caller then gives it p->layout. */

@@ -13,6 +13,7 @@
 
 #include "colibri.h"
 #include "../../sched/schedule.h"
+#include "../../select/online.h"
 
 /* Call shapes whose sparsity estimates a communicator keeps per reduction
  * collective (struct comm_state.estimate). */
@@ -94,6 +95,10 @@ struct comm_state {
      * same calls. */
     int64_t predicted_sizes[3];
     bool predicted;
+    /* Online selection (select/online.h, runtime/online_turn.h): the call
+     * shapes of blocking automatic calls, what they explored and decided.
+     * Every rank updates them at the same calls. */
+    struct online_table online;
     struct sparse_estimate {
         int64_t count; /* 0: an empty slot */
         MPI_Datatype dt;

@@ -1,0 +1,110 @@
+/* Online selection in a call (online_turn.h). */
+#include "online_turn.h"
+
+#include <string.h>
+
+#include "../config/config.h"
+#include "../select/select.h"
+#include "agree.h"
+#include "state/setup.h"
+#include "state/state.h"
+#include "stats.h"
+
+static struct online_params params(const struct config *cfg)
+{
+    return (struct online_params){(int)cfg->online_calls, cfg->online_window,
+                                  ONLINE_FIRST_MARGIN, ONLINE_MARGIN};
+}
+
+static bool auto_named(const char *name)
+{
+    return !name || !*name || strcmp(name, "auto") == 0;
+}
+
+/* The shape's vector: a reduction's elements (reduce_scatter: all ranks'
+ * together), an all-to-all's (agreed largest) block. */
+static int64_t shape_count(colibri_coll coll, const struct sched_params *p)
+{
+    if (coll != COLIBRI_REDUCE_SCATTER)
+        return p->count;
+    int64_t n = 0;
+    for (int i = 0; i < p->size; i++)
+        n += p->counts[i];
+    return n;
+}
+
+void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
+                       const char *requested, const struct sched_params *before,
+                       struct sched_params *sp, const struct algorithm **alg,
+                       struct online_turn *t)
+{
+    const struct config *cfg = config_get();
+    t->s = NULL;
+    if (!cfg->online || kind != CALL_BLOCKING || requested || !auto_named(cfg->algorithm[coll]) ||
+        before->size < 2 || !*alg || select_rule_decides(coll, before))
+        return;
+    /* the key: what every rank of the call agrees on, never a handle
+     * (a freed and recreated one may come back on one rank only) */
+    const struct online_key k = {(int)coll, before->root, shape_count(coll, before),
+                                 before->elem_size, before->commutative, *alg,
+                                 before->sparse != NULL};
+    struct online_shape *s = online_shape_find(&cs->online, &k);
+    if (!s) {
+        const struct algorithm *cand[ONLINE_CANDIDATES];
+        const int n = select_candidates(coll, before, *alg, cand);
+        if (n < 2)
+            return;
+        bool fresh;
+        s = online_shape_get(&cs->online, &k, cand, n, &fresh);
+    }
+    const struct online_params pr = params(cfg);
+    t->s = s;
+    t->step = online_next(s, &pr);
+    const struct algorithm *a = s->cand[t->step.cand < 0 ? 0 : t->step.cand];
+    if (a == *alg)
+        return;
+    struct sched_params q = *before;
+    if (a && catalog_violation(a, &q)) { /* cannot run this call: the model's choice, untimed */
+        t->step.timed = false;
+        return;
+    }
+    select_prepare(&q, a);
+    *sp = q;
+    *alg = a;
+}
+
+int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
+{
+    struct online_shape *s = t->s;
+    if (!s)
+        return rc;
+    const struct config *cfg = config_get();
+    const colibri_coll coll = (colibri_coll)s->key.coll;
+    if (!t->step.settled) {
+        setup_stats.online_explored++;
+        stats_online_explored(coll);
+    }
+    if (t->step.timed && rc == MPI_SUCCESS) {
+        const struct algorithm *a = s->cand[t->step.cand];
+        const double secs = cfg->online_fake[0]
+                                ? online_fake_seconds(cfg->online_fake, a ? a->name : "native",
+                                                      cs->rank, t->step.call)
+                                : PMPI_Wtime() - t->t0;
+        online_record(s, t->step.cand, secs);
+    }
+    if (!t->step.decide)
+        return rc;
+    double score[ONLINE_CANDIDATES];
+    online_scores(s, score);
+    setup_stats.online_agreements++;
+    const int arc = agree_max_n(cs, MPI_DOUBLE, score, ONLINE_CANDIDATES);
+    if (arc != MPI_SUCCESS) /* no agreed figures: the model's choice */
+        for (int i = 0; i < ONLINE_CANDIDATES; i++)
+            score[i] = i == 0 ? 0 : ONLINE_NONE;
+    const bool had = s->winner >= 0;
+    const struct algorithm *was = had ? s->cand[s->winner] : NULL;
+    const struct online_params pr = params(cfg);
+    const int w = online_decide(s, score, &pr);
+    stats_online_decided(coll, had, was, s->cand[w]);
+    return rc != MPI_SUCCESS ? rc : arc;
+}

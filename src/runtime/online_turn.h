@@ -1,0 +1,57 @@
+/*
+ * Online selection in a call (select/online.h says what it learns, and
+ * how every rank decides the same): a blocking automatic call of a shape
+ * that no tuning rule decides runs the candidate its shape's plan names,
+ * timed with MPI_Wtime (simulated time under SMPI), and at the shape's
+ * deciding call agrees on the scores with one small MPI_MAX on colibri's
+ * private communicator (agree_max_n), counted in colibri_setup_stats'
+ * online_agreements.  COLIBRI_ONLINE=0 turns it off; COLIBRI_ONLINE_FAKE
+ * replaces every measured time (the tests' hook: no test depends on the
+ * clock).
+ */
+#ifndef COLIBRI_ONLINE_TURN_H
+#define COLIBRI_ONLINE_TURN_H
+
+#include <mpi.h>
+#include <stdbool.h>
+
+#include "call.h"
+#include "../select/online.h"
+
+struct online_turn {
+    struct online_shape *s; /* NULL: online selection does not serve this call */
+    struct online_step step;
+    double t0;
+};
+
+/* For a call of `coll` in the form `kind` (requested: the C API's name,
+ * NULL for the interposed and automatic ones) whose selection gave *alg
+ * and *sp from `before` (sp as it was before selection): where online
+ * selection serves the call, *alg and *sp become the candidate this call
+ * runs (NULL: native), and t->s is set.  Counts the call in its shape. */
+void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
+                       const char *requested, const struct sched_params *before,
+                       struct sched_params *sp, const struct algorithm **alg,
+                       struct online_turn *t);
+
+/* Right before the run. */
+static inline void online_turn_clock(struct online_turn *t)
+{
+    if (t->s && t->step.timed)
+        t->t0 = PMPI_Wtime();
+}
+
+/* Right after it, with its result: records the time and, at the shape's
+ * deciding call, agrees and decides.  Returns rc (an agreement that fails
+ * settles the shape on the model's choice, on every rank that gets here,
+ * and returns its error). */
+int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc);
+
+/* Whether a memo of an identical call may remember this one (not while
+ * its shape explores), and with which shape and stamp (NULL: none). */
+static inline bool online_turn_quiet(const struct online_turn *t)
+{
+    return !t->s || t->step.settled;
+}
+
+#endif

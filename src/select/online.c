@@ -1,0 +1,202 @@
+/* Online selection's arithmetic and tables (online.h says how it works). */
+#include "online.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Stamps are unique in the process, so a memo can never mistake a shape
+ * decided again, or a slot given to another shape, for the one it saw. */
+static unsigned stamps;
+static unsigned new_stamp(void)
+{
+    return __atomic_add_fetch(&stamps, 1, __ATOMIC_RELAXED);
+}
+
+static bool same_key(const struct online_key *a, const struct online_key *b)
+{
+    return a->coll == b->coll && a->root == b->root && a->count == b->count &&
+           a->elem_size == b->elem_size && a->commutative == b->commutative &&
+           a->model == b->model && a->sparse == b->sparse;
+}
+
+struct online_shape *online_shape_find(struct online_table *t, const struct online_key *k)
+{
+    for (int i = 0; i < ONLINE_SHAPES; i++)
+        if (t->shape[i].used && same_key(&t->shape[i].key, k))
+            return &t->shape[i];
+    return NULL;
+}
+
+struct online_shape *online_shape_get(struct online_table *t, const struct online_key *k,
+                                      const struct algorithm *const cand[], int n, bool *fresh)
+{
+    struct online_shape *s = online_shape_find(t, k);
+    *fresh = s == NULL;
+    if (s)
+        return s;
+    s = &t->shape[0];
+    for (int i = 0; i < ONLINE_SHAPES; i++) {
+        struct online_shape *x = &t->shape[i];
+        if (!x->used) {
+            s = x;
+            break;
+        }
+        if (x->last_use < s->last_use)
+            s = x;
+    }
+    memset(s, 0, sizeof *s);
+    s->used = true;
+    s->key = *k;
+    s->n_cand = n < ONLINE_CANDIDATES ? n : ONLINE_CANDIDATES;
+    for (int i = 0; i < s->n_cand; i++)
+        s->cand[i] = cand[i];
+    s->explore_start = 0;
+    s->winner = -1;
+    s->stamp = new_stamp();
+    s->clock = &t->clock;
+    return s;
+}
+
+static int calls_per_candidate(const struct online_params *pr)
+{
+    return pr->calls < 2 ? 2 : pr->calls > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : pr->calls;
+}
+
+struct online_step online_next(struct online_shape *s, const struct online_params *pr)
+{
+    const long long c = s->calls++;
+    s->last_use = ++*s->clock;
+    struct online_step st = {.cand = s->winner, .call = c};
+    if (s->explore_start < 0 && c < s->quiet_until) {
+        st.settled = true;
+        return st;
+    }
+    if (s->explore_start < 0) { /* the window has ended: explore again */
+        s->explore_start = c;
+        memset(s->n_sample, 0, sizeof s->n_sample);
+    }
+    const int k = calls_per_candidate(pr);
+    const long long i = c - s->explore_start;
+    st.cand = (int)(i / k);
+    st.timed = i % k != 0;
+    st.decide = i == (long long)k * s->n_cand - 1;
+    return st;
+}
+
+void online_record(struct online_shape *s, int cand, double seconds)
+{
+    if (cand < 0 || cand >= s->n_cand || !(seconds >= 0 && seconds <= ONLINE_MAX_SECONDS))
+        return; /* NaN, a timer that went backwards or jumped: not a time */
+    if (s->n_sample[cand] < ONLINE_SAMPLES)
+        s->sample[cand][s->n_sample[cand]++] = seconds;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double online_trimmed_mean(double *v, int n)
+{
+    if (n <= 0)
+        return ONLINE_NONE;
+    if (n == 1)
+        return v[0];
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    const int lo = n >= 4 ? 1 : 0, hi = n - 1; /* without the largest, and the smallest */
+    double sum = 0;
+    for (int i = lo; i < hi; i++)
+        sum += v[i];
+    return sum / (hi - lo);
+}
+
+void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES])
+{
+    for (int i = 0; i < ONLINE_CANDIDATES; i++) {
+        double v[ONLINE_SAMPLES];
+        const int n = i < s->n_cand ? s->n_sample[i] : 0;
+        memcpy(v, s->sample[i], (size_t)n * sizeof *v);
+        score[i] = online_trimmed_mean(v, n);
+    }
+}
+
+int online_pick(const double *score, int n, int incumbent, double margin)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (score[i] < ONLINE_NONE && (best < 0 || score[i] < score[best]))
+            best = i;
+    if (best < 0)
+        return incumbent >= 0 && incumbent < n ? incumbent : 0;
+    if (incumbent < 0 || incumbent >= n || !(score[incumbent] < ONLINE_NONE))
+        return best;
+    return score[best] < score[incumbent] * (1 - margin) ? best : incumbent;
+}
+
+long long online_next_window(long long window, bool kept, const struct online_params *pr)
+{
+    const long long first = pr->window > 0 ? pr->window : 1;
+    if (!kept || window <= 0)
+        return first;
+    return window * 2 > ONLINE_WINDOW_MAX ? ONLINE_WINDOW_MAX : window * 2;
+}
+
+int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
+                  const struct online_params *pr)
+{
+    const bool first = s->winner < 0;
+    int native = -1;
+    for (int i = 0; i < s->n_cand; i++)
+        if (!s->cand[i])
+            native = i;
+    /* the first decision: native is the incumbent (never slower than the
+     * MPI below); a re-check: the winner is */
+    const int w = first ? online_pick(agreed, s->n_cand, native, pr->first_margin)
+                        : online_pick(agreed, s->n_cand, s->winner, pr->margin);
+    s->window = online_next_window(s->window, first || w == s->winner, pr);
+    s->switches += !first && w != s->winner;
+    s->decisions++;
+    s->winner = w;
+    s->explore_start = -1;
+    s->quiet_until = s->calls + s->window;
+    s->stamp = new_stamp();
+    return w;
+}
+
+/* splitmix64: a well-mixed 64-bit function of its input. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ x >> 27) * 0x94d049bb133111ebull;
+    return x ^ x >> 31;
+}
+
+double online_fake_seconds(const char *spec, const char *alg, int rank, long long call)
+{
+    unsigned long long seed;
+    if (sscanf(spec, "random:%llu", &seed) == 1) {
+        uint64_t h = mix(seed ^ mix((uint64_t)rank ^ mix((uint64_t)call)));
+        for (const char *c = alg; *c; c++)
+            h = mix(h ^ (unsigned char)*c);
+        return (1.0 + (double)(h % 1000)) * 1e-6;
+    }
+    double us = 1000, mine = -1;
+    const size_t len = strlen(alg);
+    for (const char *e = spec; e && *e; e = strchr(e, ',') ? strchr(e, ',') + 1 : NULL) {
+        if (strncmp(e, alg, len) != 0 || (e[len] != ':' && e[len] != '@'))
+            continue;
+        int r = -1;
+        double v;
+        if (e[len] == '@' ? sscanf(e + len, "@%d:%lf", &r, &v) == 2
+                          : sscanf(e + len, ":%lf", &v) == 1) {
+            if (r < 0)
+                us = v;
+            else if (r == rank)
+                mine = v;
+        }
+    }
+    return (mine >= 0 ? mine : us) * 1e-6;
+}

@@ -1,0 +1,162 @@
+/*
+ * Online selection (docs/tuning.md, "Online selection"): automatic
+ * selection learns from the application's own blocking calls where no
+ * tuning rule decides.  Per call shape of a communicator (collective,
+ * count, type size, commutativity, root and the model's own choice, which
+ * stands for everything else the selector keys on: p, the node layout,
+ * the agreed sparsity), the model's choice, `native` and, where the model
+ * is unsure, its runner-up each run `calls` consecutive calls of the
+ * shape; the first of each is not timed (first use: page faults, setup,
+ * a schedule built).  At the last exploring call every rank agrees on the
+ * per-candidate scores (one MPI_MAX of ONLINE_CANDIDATES doubles, the
+ * caller's) and decides from the agreed figures alone, so every rank
+ * decides the same; then the winner runs, re-checked after a window of
+ * calls that doubles at each re-check that keeps it.
+ *
+ * Everything here is pure arithmetic on per-communicator tables (no MPI,
+ * no clock): the runtime times the calls and runs the agreement
+ * (runtime/online_turn.c), tests/unit/test_online.c checks this file.
+ *
+ * Why every rank reaches the same call at the same step: collectives of a
+ * communicator are called in the same order on every rank, and a shape's
+ * key holds only what every rank of a call agrees on, so a shape's call
+ * count is the same on every rank at each of its calls, and the plan
+ * (which candidate, when to agree) is a function of that count alone.
+ * Every path a call of the shape can take counts it: the full path
+ * (online_next) and the memos of an identical call (online_memo_pass);
+ * eviction from the table is by least recent use counted the same way.
+ */
+#ifndef COLIBRI_ONLINE_H
+#define COLIBRI_ONLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct algorithm;
+
+#define ONLINE_CANDIDATES 3 /* the model's choice, native, the model's runner-up */
+#define ONLINE_SHAPES 16    /* shapes a communicator keeps (least recently used replaced) */
+#define ONLINE_SAMPLES 8    /* timed calls per candidate kept, at most */
+#define ONLINE_NONE 1e300   /* the score of a candidate with no valid time */
+/* A candidate's time that is not a time: negative (a timer that went
+ * backwards) or longer than this (a timer that jumped). */
+#define ONLINE_MAX_SECONDS 3600.0
+
+/* The knobs (config.h: COLIBRI_ONLINE_CALLS, COLIBRI_ONLINE_WINDOW). */
+struct online_params {
+    int calls;          /* consecutive calls per candidate, the first untimed: 2..ONLINE_SAMPLES+1 */
+    long long window;   /* settled calls before the first re-check (doubles at each re-check
+                         * that keeps the winner, back to this after a switch) */
+    double first_margin; /* at the first decision a colibri algorithm replaces native only when
+                          * this much faster (native is the incumbent: never slower than it) */
+    double margin;       /* at a re-check, another candidate replaces the winner only when this
+                          * much faster */
+};
+#define ONLINE_DEFAULT_CALLS 5
+#define ONLINE_DEFAULT_WINDOW 64
+#define ONLINE_WINDOW_MAX (1ll << 20)
+#define ONLINE_FIRST_MARGIN 0.03
+#define ONLINE_MARGIN 0.10
+/* The model is unsure when its runner-up's modelled time is within this
+ * factor of its choice's: the runner-up is explored too. */
+#define ONLINE_UNSURE 1.25
+
+struct online_key {
+    int coll, root;
+    int64_t count;
+    size_t elem_size;
+    bool commutative;
+    const struct algorithm *model; /* the model's choice (never NULL for a shape) */
+    bool sparse;                   /* the operation has a sparse form (a neutral element) */
+};
+
+struct online_shape {
+    bool used;
+    struct online_key key;
+    const struct algorithm *cand[ONLINE_CANDIDATES]; /* NULL: native */
+    int n_cand;
+    long long calls;         /* calls of the shape counted so far */
+    long long explore_start; /* the current exploration's first call; -1: settled */
+    long long quiet_until;   /* settled: calls before this run the winner, no question asked */
+    long long window;
+    int winner;              /* index into cand; -1 before the first decision */
+    unsigned stamp;          /* changes at every decision (memos compare it) */
+    unsigned last_use;       /* *clock at the shape's last call */
+    unsigned *clock;         /* its table's */
+    double sample[ONLINE_CANDIDATES][ONLINE_SAMPLES];
+    int n_sample[ONLINE_CANDIDATES];
+    long long decisions, switches;
+};
+
+struct online_table {
+    struct online_shape shape[ONLINE_SHAPES];
+    unsigned clock;
+};
+
+/* The shape of key k in t: the existing one, else a new one in the least
+ * recently used slot, with candidates cand[0..n-1] (cand[0] the model's
+ * choice) and its exploration starting now; *fresh says which. */
+struct online_shape *online_shape_get(struct online_table *t, const struct online_key *k,
+                                      const struct algorithm *const cand[], int n,
+                                      bool *fresh);
+/* The shape of key k if t has one (counts nothing). */
+struct online_shape *online_shape_find(struct online_table *t, const struct online_key *k);
+
+/* This call of the shape (counted): the candidate to run; whether its time
+ * is wanted (online_record); whether, after it, the ranks agree on the
+ * scores and decide (online_scores, online_decide); whether the shape is
+ * settled (the winner runs, nothing timed). */
+struct online_step {
+    int cand;
+    long long call; /* the shape's call index of this call */
+    bool timed, decide, settled;
+};
+struct online_step online_next(struct online_shape *s, const struct online_params *pr);
+
+/* A timed call's seconds (invalid times are dropped: ONLINE_MAX_SECONDS). */
+void online_record(struct online_shape *s, int cand, double seconds);
+
+/* This rank's score of each candidate (n_cand values): the trimmed mean of
+ * its times, ONLINE_NONE without any. */
+void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES]);
+
+/* Decides from the agreed scores (the maximum over ranks of each), ends
+ * the exploration and opens the settled window; returns the winner. */
+int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
+                  const struct online_params *pr);
+
+/* The pure rules, exposed for tests/unit/test_online.c. */
+/* The mean of v[0..n-1] without its largest value, and without its
+ * smallest too from 4 values on (v is reordered); ONLINE_NONE for n = 0. */
+double online_trimmed_mean(double *v, int n);
+/* The fastest of score[0..n-1] (ties: the lower index), except that the
+ * incumbent (-1: none) stays unless the fastest beats it by `margin`
+ * (0.1: 10% less time); scores of ONLINE_NONE never win, and when all are,
+ * the incumbent, else 0, is kept. */
+int online_pick(const double *score, int n, int incumbent, double margin);
+/* The window after a re-check that kept (true) or replaced the winner. */
+long long online_next_window(long long window, bool kept, const struct online_params *pr);
+
+/* The test hook (COLIBRI_ONLINE_FAKE): the seconds a timed call of
+ * candidate `alg` ("native" or a catalog name) is taken to have lasted on
+ * `rank` at the shape's call `call`.  spec "random:SEED": pseudo-random in
+ * 1..1000 us of (seed, rank, call, alg); else a list "NAME:US,NAME@R:US,...":
+ * US microseconds for NAME, on rank R only with @R (which wins over the
+ * plain entry), 1000 us for names not listed. */
+double online_fake_seconds(const char *spec, const char *alg, int rank, long long call);
+
+/* A memo of an identical call (api/reductions.c, runtime/native.h) made
+ * when the shape was settled with `stamp` may serve this call: it is
+ * counted as the full path would count it.  False once the shape decided
+ * again (another stamp) or its window ended (the full path re-checks). */
+static inline bool online_memo_pass(struct online_shape *s, unsigned stamp)
+{
+    if (s->stamp != stamp || s->calls >= s->quiet_until)
+        return false;
+    s->calls++;
+    s->last_use = ++*s->clock;
+    return true;
+}
+
+#endif
