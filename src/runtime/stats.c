@@ -57,16 +57,18 @@ void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *w
 /* The online lines: the most on any rank (every rank of a communicator
  * explores and decides the same shapes, so a sum would count each p
  * times). */
-static void online_report(int rank)
+#define ONLINE_VALUES (2 * COLIBRI_NCOLL + MAX_SLOTS)
+static void online_gather(long long most[ONLINE_VALUES])
 {
-    long long mine[2 * COLIBRI_NCOLL + MAX_SLOTS], most[2 * COLIBRI_NCOLL + MAX_SLOTS];
+    long long mine[ONLINE_VALUES];
     memcpy(mine, online_explored, sizeof online_explored);
     memcpy(mine + COLIBRI_NCOLL, online_decisions, sizeof online_decisions);
     memcpy(mine + 2 * COLIBRI_NCOLL, online_settled, sizeof online_settled);
-    PMPI_Reduce(mine, most, 2 * COLIBRI_NCOLL + MAX_SLOTS, MPI_LONG_LONG, MPI_MAX, 0,
-                MPI_COMM_WORLD);
-    if (rank != 0)
-        return;
+    PMPI_Reduce(mine, most, ONLINE_VALUES, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+}
+
+static void online_print(const long long most[ONLINE_VALUES])
+{
     for (int c = 0; c < COLIBRI_NCOLL; c++)
         if (most[c] || most[COLIBRI_NCOLL + c])
             fprintf(stderr, "colibri: online %s explored calls=%lld decisions=%lld\n",
@@ -97,6 +99,8 @@ void stats_report(void)
     long long total[CALL_KINDS * MAX_SLOTS];
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Reduce(counts, total, CALL_KINDS * MAX_SLOTS, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    long long online[ONLINE_VALUES];
+    online_gather(online);
     if (rank != 0)
         return;
     for (int k = 0; k < CALL_KINDS; k++)
@@ -109,6 +113,6 @@ void stats_report(void)
             else
                 print_line(k, (colibri_coll)(i - catalog_count), "native", n);
         }
-    online_report(rank);
+    online_print(online);
     fflush(stderr);
 }
