@@ -181,7 +181,7 @@ double online_fake_seconds(const char *spec, const char *alg, int rank, long lon
         uint64_t h = mix(seed ^ mix((uint64_t)rank ^ mix((uint64_t)call)));
         for (const char *c = alg; *c; c++)
             h = mix(h ^ (unsigned char)*c);
-        return (1.0 + (double)(h % 1000)) * 1e-6;
+        return (1.0 + (double)(h % 1000)) / 1e6;
     }
     double us = 1000, mine = -1;
     const size_t len = strlen(alg);
@@ -198,5 +198,5 @@ double online_fake_seconds(const char *spec, const char *alg, int rank, long lon
                 mine = v;
         }
     }
-    return (mine >= 0 ? mine : us) * 1e-6;
+    return (mine >= 0 ? mine : us) / 1e6;
 }

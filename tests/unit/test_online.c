@@ -1,0 +1,306 @@
+/*
+ * Online selection's arithmetic and plan (src/select/online.c), with no MPI
+ * and no clock: the trimmed mean, the pick with its margin, the doubling
+ * window, the plan of a shape's calls (which candidate, which calls are
+ * timed, when the ranks agree, that exploration stops within its bound),
+ * decisions from agreed scores (several simulated ranks with different
+ * times reach the same choice once their scores are agreed by MAX, and not
+ * without), re-checks that keep or switch the winner, invalid times, the
+ * memo pass and the table's eviction, and the fake timings of the tests'
+ * hook.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "select/online.h"
+
+#include "../lib/check.h"
+
+#define CHECK(cond, ...) \
+    do { if (check_count(cond)) check_at(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+
+/* Stand-ins for catalog entries: only their addresses are used. */
+static const char alg_a, alg_b;
+#define A ((const struct algorithm *)&alg_a)
+#define B ((const struct algorithm *)&alg_b)
+
+static const struct online_params PR = {5, 4, ONLINE_FIRST_MARGIN, ONLINE_MARGIN};
+
+static void test_trimmed_mean(void)
+{
+    double v0[1];
+    CHECK(online_trimmed_mean(v0, 0) == ONLINE_NONE, "no value: none");
+    double v1[] = {3};
+    CHECK(online_trimmed_mean(v1, 1) == 3, "one value: itself");
+    double v2[] = {5, 1};
+    CHECK(online_trimmed_mean(v2, 2) == 1, "two: the smaller (largest dropped)");
+    double v3[] = {9, 1, 2};
+    CHECK(online_trimmed_mean(v3, 3) == 1.5, "three: mean without the largest");
+    double v4[] = {100, 2, 0.001, 4};
+    CHECK(online_trimmed_mean(v4, 4) == 3, "four: mean of the middle two, got %g",
+          online_trimmed_mean(v4, 4));
+    double v8[] = {1e6, 1, 1, 1, 1, 1, 1, 0};
+    CHECK(online_trimmed_mean(v8, 8) == 1, "a jump and a zero trimmed away");
+}
+
+static void test_pick(void)
+{
+    const double s[] = {10, 20, 9.5};
+    CHECK(online_pick(s, 3, -1, 0.1) == 2, "no incumbent: the fastest");
+    CHECK(online_pick(s, 3, 0, 0.1) == 0, "9.5 is not 10%% under 10: incumbent kept");
+    CHECK(online_pick(s, 3, 0, 0.03) == 2, "9.5 is 5%% under 10: switch at a 3%% margin");
+    CHECK(online_pick(s, 3, 1, 0.1) == 2, "a slow incumbent is replaced");
+    const double t[] = {10, 10};
+    CHECK(online_pick(t, 2, -1, 0) == 0, "ties: the lower index");
+    CHECK(online_pick(t, 2, 1, 0) == 1, "ties: the incumbent");
+    const double n[] = {ONLINE_NONE, 5, ONLINE_NONE};
+    CHECK(online_pick(n, 3, 0, 0.1) == 1, "an incumbent with no time loses");
+    CHECK(online_pick(n, 3, 2, 0.1) == 1, "none never wins");
+    const double all[] = {ONLINE_NONE, ONLINE_NONE};
+    CHECK(online_pick(all, 2, 1, 0.1) == 1, "all none: the incumbent");
+    CHECK(online_pick(all, 2, -1, 0.1) == 0, "all none, no incumbent: the model's choice");
+}
+
+static void test_window(void)
+{
+    CHECK(online_next_window(0, true, &PR) == 4, "first window");
+    CHECK(online_next_window(4, true, &PR) == 8, "kept: doubled");
+    CHECK(online_next_window(64, false, &PR) == 4, "switched: back to the first");
+    CHECK(online_next_window(ONLINE_WINDOW_MAX, true, &PR) == ONLINE_WINDOW_MAX, "capped");
+}
+
+static struct online_key key(int64_t count)
+{
+    return (struct online_key){0, 0, count, 8, true, A, false};
+}
+
+/* Runs one shape's exploration on `ranks` simulated ranks, rank r timing
+ * candidate c at t[r][c] seconds; returns the agreed winner, checking that
+ * every rank's plan is the same and the exploration ends within its bound. */
+static int explore(struct online_table *tab, int ranks, const double t[][3], int n_cand,
+                   bool agree, int winner_out[])
+{
+    const struct algorithm *cand[3] = {A, NULL, B};
+    struct online_shape *s[8];
+    for (int r = 0; r < ranks; r++) {
+        bool fresh;
+        s[r] = online_shape_get(&tab[r], &(struct online_key){0, 0, 8, 8, true, A, false}, cand,
+                                n_cand, &fresh);
+    }
+    int calls = 0;
+    for (bool done = false; !done; calls++) {
+        struct online_step st[8];
+        for (int r = 0; r < ranks; r++) {
+            st[r] = online_next(s[r], &PR);
+            CHECK(st[r].cand == st[0].cand && st[r].decide == st[0].decide &&
+                      st[r].timed == st[0].timed && st[r].settled == st[0].settled,
+                  "rank %d's plan differs at call %d", r, calls);
+            if (st[r].timed)
+                online_record(s[r], st[r].cand, t[r][st[r].cand]);
+        }
+        CHECK(!st[0].settled, "settled before deciding");
+        if (st[0].decide) {
+            double sc[8][3], agreed[3] = {0, 0, 0};
+            for (int r = 0; r < ranks; r++) {
+                online_scores(s[r], sc[r]);
+                for (int c = 0; c < 3; c++)
+                    agreed[c] = fmax(agreed[c], sc[r][c]);
+            }
+            for (int r = 0; r < ranks; r++)
+                winner_out[r] = online_decide(s[r], agree ? agreed : sc[r], &PR);
+            done = true;
+        }
+        if (calls > 100)
+            break;
+    }
+    CHECK(calls == PR.calls * n_cand, "exploration took %d calls, want %d", calls,
+          PR.calls * n_cand);
+    return winner_out[0];
+}
+
+static void test_agreed_decision(void)
+{
+    /* rank 0 finds A fastest, rank 1 native, rank 2 B: by itself each
+     * would choose differently; the slowest rank's time (MAX) decides */
+    const double t[3][3] = {{1e-6, 5e-6, 6e-6}, {7e-6, 2e-6, 6e-6}, {7e-6, 5e-6, 1e-6}};
+    struct online_table tab[3];
+    memset(tab, 0, sizeof tab);
+    int w[3];
+    explore(tab, 3, t, 3, false, w);
+    CHECK(w[0] == 0 && w[1] == 1 && w[2] == 2, "without agreement the ranks differ (%d %d %d)",
+          w[0], w[1], w[2]);
+    memset(tab, 0, sizeof tab);
+    explore(tab, 3, t, 3, true, w);
+    /* agreed: A 7, native 5, B 6 us: native */
+    CHECK(w[0] == 1 && w[1] == 1 && w[2] == 1, "agreed: every rank native (%d %d %d)", w[0],
+          w[1], w[2]);
+}
+
+static void test_first_margin(void)
+{
+    /* A 2% faster than native: native stays (first decision's margin);
+     * 5% faster: A wins */
+    struct online_table tab[1];
+    int w[1];
+    memset(tab, 0, sizeof tab);
+    explore(tab, 1, (const double[][3]){{0.98, 1.0, 0}}, 2, true, w);
+    CHECK(w[0] == 1, "2%% faster does not replace native");
+    memset(tab, 0, sizeof tab);
+    explore(tab, 1, (const double[][3]){{0.95, 1.0, 0}}, 2, true, w);
+    CHECK(w[0] == 0, "5%% faster replaces native");
+}
+
+/* After a decision: settled calls for the window, then a re-check. */
+static void test_recheck(void)
+{
+    struct online_table tab[1];
+    int w[1];
+    memset(tab, 0, sizeof tab);
+    explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
+    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false});
+    CHECK(s && s->winner == 0 && s->window == PR.window, "A settled, first window");
+    long long window = PR.window;
+    /* three re-checks where A stays (native 5% faster: under the 10%
+     * margin): the window doubles each time */
+    for (int k = 0; k < 3; k++) {
+        for (long long i = 0; i < window; i++) {
+            struct online_step st = online_next(s, &PR);
+            CHECK(st.settled && st.cand == 0 && !st.timed, "settled call %lld of window %lld", i,
+                  window);
+        }
+        int calls = 0;
+        for (;; calls++) {
+            struct online_step st = online_next(s, &PR);
+            CHECK(!st.settled, "re-check call settled");
+            if (st.timed)
+                online_record(s, st.cand, st.cand == 0 ? 1.0 : 0.95);
+            if (st.decide) {
+                double sc[3];
+                online_scores(s, sc);
+                online_decide(s, sc, &PR);
+                break;
+            }
+        }
+        CHECK(calls + 1 == 2 * PR.calls, "re-check took %d calls", calls + 1);
+        window *= 2;
+        CHECK(s->winner == 0 && s->window == window, "kept A, window %lld (want %lld)", s->window,
+              window);
+    }
+    /* a re-check where native is 20% faster: switch, window back */
+    for (long long i = 0; i < window; i++)
+        online_next(s, &PR);
+    for (;;) {
+        struct online_step st = online_next(s, &PR);
+        if (st.timed)
+            online_record(s, st.cand, st.cand == 0 ? 1.0 : 0.8);
+        if (st.decide) {
+            double sc[3];
+            online_scores(s, sc);
+            online_decide(s, sc, &PR);
+            break;
+        }
+    }
+    CHECK(s->winner == 1 && s->window == PR.window && s->switches == 1,
+          "switched to native, window %lld", s->window);
+}
+
+static void test_bad_times(void)
+{
+    struct online_table tab;
+    memset(&tab, 0, sizeof tab);
+    const struct algorithm *cand[2] = {A, NULL};
+    bool fresh;
+    struct online_shape *s = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false}, cand, 2, &fresh);
+    online_record(s, 0, -1.0);  /* backwards */
+    online_record(s, 0, 1e9);   /* jumped */
+    online_record(s, 0, NAN);
+    online_record(s, 5, 1.0);   /* no such candidate */
+    double sc[3];
+    online_scores(s, sc);
+    CHECK(sc[0] == ONLINE_NONE && sc[1] == ONLINE_NONE, "invalid times are no times");
+    for (int i = 0; i < 3 * ONLINE_SAMPLES; i++)
+        online_record(s, 1, 1.0);
+    CHECK(s->n_sample[1] == ONLINE_SAMPLES, "samples capped");
+}
+
+/* A memo made when settled serves calls only within the window, counting
+ * them; a new decision voids it. */
+static void test_memo_pass(void)
+{
+    struct online_table tab[1];
+    int w[1];
+    memset(tab, 0, sizeof tab);
+    explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
+    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false});
+    const unsigned stamp = s->stamp;
+    CHECK(online_memo_pass(s, stamp + 1) == false, "another stamp: no");
+    const long long before = s->calls;
+    int passed = 0;
+    while (online_memo_pass(s, stamp))
+        passed++;
+    CHECK(passed == PR.window && s->calls == before + PR.window,
+          "memo served %d calls of a window of %lld", passed, PR.window);
+    struct online_step st = online_next(s, &PR);
+    CHECK(!st.settled, "after the window the full path re-checks");
+}
+
+static void test_table(void)
+{
+    struct online_table tab;
+    memset(&tab, 0, sizeof tab);
+    const struct algorithm *cand[2] = {A, NULL};
+    bool fresh;
+    struct online_shape *first = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false}, cand, 2, &fresh);
+    CHECK(fresh, "new shape");
+    online_next(first, &PR);
+    for (int i = 2; i <= ONLINE_SHAPES; i++) {
+        struct online_key k = key(i);
+        online_next(online_shape_get(&tab, &k, cand, 2, &fresh), &PR);
+    }
+    online_next(first, &PR); /* the first is now the most recent */
+    struct online_key k = key(1000);
+    struct online_shape *s = online_shape_get(&tab, &k, cand, 2, &fresh);
+    CHECK(fresh && s != first, "the least recently used slot is replaced");
+    struct online_key k2 = key(2);
+    CHECK(online_shape_find(&tab, &k2) == NULL, "shape 2 was the least recent");
+    struct online_key kb = key(1);
+    kb.model = B;
+    CHECK(online_shape_find(&tab, &kb) == NULL, "another model choice, another shape");
+    kb.model = A;
+    kb.sparse = true;
+    CHECK(online_shape_find(&tab, &kb) == NULL, "a sparse form, another shape");
+}
+
+static void test_fake(void)
+{
+    CHECK(online_fake_seconds("ring:5,native:7", "ring", 0, 3) == 5e-6, "listed");
+    CHECK(online_fake_seconds("ring:5,native:7", "native", 1, 3) == 7e-6, "listed");
+    CHECK(online_fake_seconds("ring:5,native:7", "rabenseifner", 1, 3) == 1e-3, "not listed");
+    CHECK(online_fake_seconds("ring:5,ring@1:9", "ring", 1, 0) == 9e-6, "rank 1's own");
+    CHECK(online_fake_seconds("ring@1:9,ring:5", "ring", 0, 0) == 5e-6, "others: the plain one");
+    CHECK(online_fake_seconds("ring_x:1,ring:5", "ring", 0, 0) == 5e-6, "a prefix is not a name");
+    const double a = online_fake_seconds("random:7", "ring", 0, 1);
+    CHECK(a == online_fake_seconds("random:7", "ring", 0, 1), "random: a function of its inputs");
+    CHECK(a >= 1e-6 && a <= 1e-3, "random: 1..1000 us");
+    int differ = 0;
+    for (int c = 0; c < 50; c++)
+        differ += online_fake_seconds("random:7", "ring", 0, c) !=
+                  online_fake_seconds("random:7", "ring", 1, c);
+    CHECK(differ > 40, "random: ranks differ (%d of 50)", differ);
+}
+
+int main(void)
+{
+    test_trimmed_mean();
+    test_pick();
+    test_window();
+    test_agreed_decision();
+    test_first_margin();
+    test_recheck();
+    test_bad_times();
+    test_memo_pass();
+    test_table();
+    test_fake();
+    return check_summary();
+}
