@@ -40,7 +40,8 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
 {
     const struct config *cfg = config_get();
     t->s = NULL;
-    if (!cfg->online || kind != CALL_BLOCKING || requested || !auto_named(cfg->algorithm[coll]) ||
+    if (!cfg->online || kind != CALL_BLOCKING ||
+        !auto_named(requested ? requested : cfg->algorithm[coll]) ||
         before->size < 2 || !*alg || select_rule_decides(coll, before))
         return;
     /* the key: what every rank of the call agrees on, never a handle

@@ -28,7 +28,8 @@ struct online_turn {
  * NULL for the interposed and automatic ones) whose selection gave *alg
  * and *sp from `before` (sp as it was before selection): where online
  * selection serves the call, *alg and *sp become the candidate this call
- * runs (NULL: native), and t->s is set.  Counts the call in its shape. */
+ * runs (NULL: native), and t->s is set.  Counts the call in its shape.
+ * Automatic calls only: interposed ones and the C API's NULL or "auto". */
 void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
                        const char *requested, const struct sched_params *before,
                        struct sched_params *sp, const struct algorithm **alg,

@@ -15,7 +15,7 @@
  *
  * Everything here is pure arithmetic on per-communicator tables (no MPI,
  * no clock): the runtime times the calls and runs the agreement
- * (runtime/online_turn.c), tests/unit/test_online.c checks this file.
+ * (runtime/online_turn.c), tests/unit/test_online_plan.c checks this file.
  *
  * Why every rank reaches the same call at the same step: collectives of a
  * communicator are called in the same order on every rank, and a shape's
@@ -126,7 +126,7 @@ void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES]
 int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
                   const struct online_params *pr);
 
-/* The pure rules, exposed for tests/unit/test_online.c. */
+/* The pure rules, exposed for tests/unit/test_online_plan.c. */
 /* The mean of v[0..n-1] without its largest value, and without its
  * smallest too from 4 values on (v is reordered); ONLINE_NONE for n = 0. */
 double online_trimmed_mean(double *v, int n);

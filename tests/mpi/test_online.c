@@ -1,0 +1,293 @@
+// ranks: 1 2 3 4
+// mpich-ranks: 2
+// env-ranks: COLIBRI_PROGRESS_THREAD=1 3
+// asan-ranks: 3
+/*
+ * Online selection (docs/tuning.md, "Online selection") on real ranks,
+ * decided by injected timings (COLIBRI_ONLINE_FAKE, set per rank and
+ * read again with colibri_config_reload), never by the clock:
+ *  - every rank reaches the same choice although each rank's times would
+ *    make it choose differently by itself (the agreed MAX decides);
+ *  - exploration ends within its bound (calls per candidate x candidates),
+ *    with one agreement per decision (colibri_setup_stats);
+ *  - the re-check keeps the winner inside the margin and switches past it;
+ *  - random per-rank timings that flip the decision every few calls, on
+ *    allreduce, reduce, reduce_scatter_block and alltoall through the
+ *    interposed MPI_* calls (their memos included): results exact, every
+ *    rank running the same algorithm at every call;
+ *  - a communicator freed mid-exploration, a shape called only twice,
+ *    zero-count calls (no exploration), COLIBRI_ONLINE=0 and a tuning
+ *    rule (no exploration either).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static int rank, size;
+
+static void set_env(const char *var, const char *value)
+{
+    if (value)
+        setenv(var, value, 1);
+    else
+        unsetenv(var);
+    colibri_config_reload();
+}
+
+static struct colibri_setup_stats stats(void)
+{
+    struct colibri_setup_stats s;
+    colibri_setup_stats(&s);
+    return s;
+}
+
+/* One allreduce of n ints on comm, checked exactly; returns the algorithm. */
+static const char *sum_ints(MPI_Comm comm, int n, const char *what)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+    for (int i = 0; i < n; i++)
+        in[i] = r * 1000 + i;
+    int rc = colibri_allreduce(in, out, n, MPI_INT, MPI_SUM, comm, NULL);
+    bool ok = rc == MPI_SUCCESS;
+    for (int i = 0; ok && i < n; i++)
+        ok = out[i] == 1000 * p * (p - 1) / 2 + p * i;
+    h_record(MPI_COMM_WORLD, ok, "%s: allreduce of %d ints wrong (rc %d)", what, n, rc);
+    free(in);
+    free(out);
+    return colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+}
+
+/* Whether every rank of comm ran the same algorithm (by name). */
+static bool same_everywhere(MPI_Comm comm, const char *alg)
+{
+    char mine[64] = "", first[64];
+    snprintf(mine, sizeof mine, "%s", alg ? alg : "(none)");
+    memcpy(first, mine, sizeof first);
+    PMPI_Bcast(first, sizeof first, MPI_CHAR, 0, comm);
+    int same = strcmp(first, mine) == 0, all;
+    PMPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, comm);
+    return all;
+}
+
+/* The agreement: rank 0 finds the model's choice faster than native, the
+ * other ranks native faster; agreed (MAX), the model's choice takes 60 us
+ * and native 50: every rank settles on native.  Exploration: 3 calls per
+ * candidate, at most 3 candidates, one agreement. */
+static void agreement(void)
+{
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "3");
+    set_env("COLIBRI_ONLINE_WINDOW", "1000");
+    const struct colibri_setup_stats s0 = stats();
+    const char *model = sum_ints(comm, 16, "agreement"); /* the first call: the model's choice */
+    char spec[256];
+    snprintf(spec, sizeof spec, "%s:%d,native:%d", model, rank == 0 ? 10 : 60,
+             rank == 0 ? 50 : 20);
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    int decided_at = -1;
+    const char *alg = model;
+    for (int call = 1; call < 20; call++) {
+        alg = sum_ints(comm, 16, "agreement");
+        if (decided_at < 0 && stats().online_agreements > s0.online_agreements)
+            decided_at = call + 1; /* calls made */
+    }
+    const struct colibri_setup_stats s1 = stats();
+    if (size == 1) { /* nothing to choose between on one rank */
+        h_record(MPI_COMM_WORLD, s1.online_agreements == s0.online_agreements &&
+                           s1.online_explored == s0.online_explored,
+                 "one rank explored");
+    } else {
+        h_record(MPI_COMM_WORLD, strcmp(alg, "native") == 0, "agreed choice %s, want native", alg);
+        h_record(MPI_COMM_WORLD, same_everywhere(comm, alg), "ranks settled differently");
+        h_record(MPI_COMM_WORLD, s1.online_agreements == s0.online_agreements + 1,
+                 "%lld agreements, want 1", s1.online_agreements - s0.online_agreements);
+        const long long explored = s1.online_explored - s0.online_explored;
+        h_record(MPI_COMM_WORLD, (explored == 6 || explored == 9) && decided_at == explored,
+                 "explored %lld calls, decided after %d: want 6 or 9 (3 per candidate)", explored,
+                 decided_at);
+    }
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    MPI_Comm_free(&comm);
+}
+
+/* The re-check: the model's choice wins (10 against native's 100), then,
+ * window after window, native at 9.5 (5% faster: under the 10% margin,
+ * kept), then at 5 (switch). */
+static void recheck(void)
+{
+    if (size == 1)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "2");
+    set_env("COLIBRI_ONLINE_WINDOW", "4");
+    const char *model = sum_ints(comm, 24, "recheck");
+    char spec[256];
+    snprintf(spec, sizeof spec, "%s:10,native:100", model);
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    const struct colibri_setup_stats s0 = stats();
+    const char *alg = NULL;
+    int calls = 1;
+    while (stats().online_agreements == s0.online_agreements && calls < 50)
+        alg = sum_ints(comm, 24, "recheck"), calls++;
+    char model_name[64];
+    snprintf(model_name, sizeof model_name, "%s", model);
+    alg = sum_ints(comm, 24, "recheck");
+    h_record(MPI_COMM_WORLD, strcmp(alg, model_name) == 0, "first decision %s, want %s", alg, model_name);
+    snprintf(spec, sizeof spec, "%s:10,native:9.5", model_name);
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    /* the window (4 settled calls, one made) and a re-check (2 or 3
+     * candidates x 2 calls), then settled calls: the winner stays */
+    const long long a0 = stats().online_agreements;
+    for (int i = 0; i < 3 + 6 && stats().online_agreements == a0; i++)
+        alg = sum_ints(comm, 24, "recheck");
+    alg = sum_ints(comm, 24, "recheck");
+    h_record(MPI_COMM_WORLD, stats().online_agreements == a0 + 1, "no re-check after the window");
+    h_record(MPI_COMM_WORLD, strcmp(alg, model_name) == 0, "5%% faster native replaced %s (now %s)",
+             model_name, alg);
+    snprintf(spec, sizeof spec, "%s:10,native:5", model_name);
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    const long long a1 = stats().online_agreements;
+    for (int i = 0; i < 8 + 6 && stats().online_agreements == a1; i++)
+        alg = sum_ints(comm, 24, "recheck");
+    alg = sum_ints(comm, 24, "recheck");
+    h_record(MPI_COMM_WORLD, strcmp(alg, "native") == 0, "2x faster native did not replace %s (%s)",
+             model_name, alg);
+    h_record(MPI_COMM_WORLD, same_everywhere(comm, alg), "ranks differ after the switch");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    set_env("COLIBRI_ONLINE_CALLS", NULL);
+    set_env("COLIBRI_ONLINE_WINDOW", NULL);
+    MPI_Comm_free(&comm);
+}
+
+/* Random timings, different on every rank, re-decided every few calls,
+ * through the interposed calls (native and call memos serve the settled
+ * ones): exact results, the same algorithm on every rank at every call. */
+static void flipping(void)
+{
+    set_env("COLIBRI_ONLINE_FAKE", "random:11,calls=2,window=1");
+    const int counts[] = {1, 7, 64, 1000};
+    for (int k = 0; k < 4; k++) {
+        const int n = counts[k];
+        int *in = malloc((size_t)n * size * sizeof *in), *out = malloc((size_t)n * size * sizeof *out);
+        bool ok = true, same = true;
+        const char *colls = "";
+        for (int call = 0; call < 40; call++) {
+            for (int i = 0; i < n * size; i++)
+                in[i] = rank * 7 + i + call;
+            /* allreduce */
+            MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            for (int i = 0; i < n; i++)
+                ok = ok && out[i] == 7 * size * (size - 1) / 2 + size * (i + call);
+            same = same && same_everywhere(MPI_COMM_WORLD,
+                                           colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_ALLREDUCE));
+            /* reduce to a rank that moves */
+            const int root = call % size;
+            MPI_Reduce(in, out, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+            for (int i = 0; rank == root && i < n; i++)
+                ok = ok && out[i] == 7 * size * (size - 1) / 2 + size * (i + call);
+            same = same && same_everywhere(MPI_COMM_WORLD,
+                                           colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_REDUCE));
+            /* reduce_scatter_block */
+            MPI_Reduce_scatter_block(in, out, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            for (int i = 0; i < n; i++)
+                ok = ok && out[i] == 7 * size * (size - 1) / 2 + size * (rank * n + i + call);
+            /* alltoall: block j of rank r holds r, j, i */
+            for (int j = 0; j < size; j++)
+                for (int i = 0; i < n; i++)
+                    in[j * n + i] = (rank * size + j) * 4096 + i + call;
+            MPI_Alltoall(in, n, MPI_INT, out, n, MPI_INT, MPI_COMM_WORLD);
+            for (int j = 0; j < size; j++)
+                for (int i = 0; i < n; i++)
+                    ok = ok && out[j * n + i] == (j * size + rank) * 4096 + i + call;
+            same = same && same_everywhere(MPI_COMM_WORLD,
+                                           colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_ALLTOALL));
+        }
+        (void)colls;
+        h_record(MPI_COMM_WORLD, ok, "flipping, n=%d: a wrong result", n);
+        h_record(MPI_COMM_WORLD, same, "flipping, n=%d: ranks ran different algorithms", n);
+        free(in);
+        free(out);
+    }
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+}
+
+/* Bad cases: a communicator freed in the middle of an exploration, a shape
+ * called twice, zero counts, online selection off, a tuning rule. */
+static void bad_cases(void)
+{
+    set_env("COLIBRI_ONLINE_FAKE", "random:5");
+    for (int k = 0; k < 3; k++) {
+        MPI_Comm comm;
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+        for (int i = 0; i < 3 + k; i++)
+            sum_ints(comm, 5, "freed mid-exploration");
+        MPI_Comm_free(&comm);
+    }
+    struct colibri_setup_stats s0 = stats();
+    sum_ints(MPI_COMM_WORLD, 333, "called twice");
+    sum_ints(MPI_COMM_WORLD, 333, "called twice");
+    h_record(MPI_COMM_WORLD, stats().online_agreements == s0.online_agreements,
+             "a shape called twice agreed");
+
+    s0 = stats();
+    int x = 1, y = 7;
+    h_record(MPI_COMM_WORLD,
+             MPI_Allreduce(&x, &y, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS && y == 7,
+             "zero-count allreduce");
+    h_record(MPI_COMM_WORLD,
+             MPI_Alltoall(&x, 0, MPI_INT, &y, 0, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS && y == 7,
+             "zero-count alltoall");
+    h_record(MPI_COMM_WORLD,
+             MPI_Allreduce(&x, &y, 0, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS,
+             "a zero-count call is still checked");
+    h_record(MPI_COMM_WORLD, stats().online_explored == s0.online_explored,
+             "zero-count calls explored");
+
+    set_env("COLIBRI_ONLINE", "0");
+    s0 = stats();
+    for (int i = 0; i < 30; i++)
+        sum_ints(MPI_COMM_WORLD, 444, "COLIBRI_ONLINE=0");
+    h_record(MPI_COMM_WORLD, stats().online_explored == s0.online_explored,
+             "COLIBRI_ONLINE=0 explored");
+    set_env("COLIBRI_ONLINE", NULL);
+
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/colibri-online-%d.tuning", (int)getppid());
+    if (rank == 0) {
+        FILE *f = fopen(path, "w");
+        fprintf(f, "allreduce 0 100000000 1 1024 native\n");
+        fclose(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    set_env("COLIBRI_TUNING", path);
+    s0 = stats();
+    const char *alg = NULL;
+    for (int i = 0; i < 30; i++)
+        alg = sum_ints(MPI_COMM_WORLD, 555, "tuning rule");
+    h_record(MPI_COMM_WORLD, stats().online_explored == s0.online_explored &&
+                                 strcmp(alg, "native") == 0,
+             "a tuning rule did not win (%s)", alg);
+    set_env("COLIBRI_TUNING", NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        unlink(path);
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+}
+
+int main(int argc, char **argv)
+{
+    h_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    agreement();
+    recheck();
+    flipping();
+    bad_cases();
+    return h_finish();
+}
