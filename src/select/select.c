@@ -640,4 +640,16 @@ void select_describe(char *buf, size_t len)
                 "model: within a node alpha=%.3g s beta=%.3g s/B; eager limit %lld B; "
                 "shared-memory copy %.3g s/B\n",
                 t->model.alpha_node, t->model.beta_node, t->model.eager, t->model.shm_beta);
+    if (!cfg->online)
+        appendf(buf, len, &n, "online: off (COLIBRI_ONLINE=0): where no rule decides, the model\n");
+    else
+        appendf(buf, len, &n,
+                "online: on (COLIBRI_ONLINE=0 turns it off): a blocking automatic call that no "
+                "rule decides runs the model's choice, native and, within %.0f%%, the model's "
+                "runner-up for %ld calls each (the first untimed), then the winner by the "
+                "slowest rank's trimmed mean (native kept within %.0f%%), re-checked after %ld "
+                "calls, then in doubling windows (switch past %.0f%%)%s\n",
+                (ONLINE_UNSURE - 1) * 100, cfg->online_calls, ONLINE_FIRST_MARGIN * 100,
+                cfg->online_window, ONLINE_MARGIN * 100,
+                cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
 }
