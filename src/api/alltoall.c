@@ -211,8 +211,7 @@ static bool predefined(MPI_Datatype dt)
 
 static bool wants_auto(colibri_coll coll, const char *requested)
 {
-    const char *name = requested ? requested : config_get()->algorithm[coll];
-    return !name || !*name || strcmp(name, "auto") == 0;
+    return select_names_auto(coll, requested);
 }
 
 /* An all-to-all in flight: the operation and what it owns. */
@@ -324,9 +323,12 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         snprintf(msg, sizeof msg, "invalid datatype");
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
-    /* valid, and every block of every rank is empty (alltoall's blocks are
-     * the same size everywhere; alltoallv's may not be): nothing to do */
-    if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0)
+    /* valid, automatic, and every block of every rank is empty (alltoall's
+     * blocks are the same size everywhere; alltoallv's may not be): nothing
+     * to do (a named algorithm still runs, and colibri_last_algorithm names
+     * it) */
+    if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
+        wants_auto(a->coll, requested))
         return MPI_SUCCESS;
 
     /* The blocking call lives on the stack. */

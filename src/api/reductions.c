@@ -454,8 +454,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     int rc = validate_call(&v, msg, sizeof msg);
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
-    if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size))
-        return MPI_SUCCESS; /* valid, and no rank has an element: nothing to do */
+    if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size) && select_names_auto(a->coll, requested))
+        return MPI_SUCCESS; /* valid, automatic, and no rank has an element: nothing to do */
     if (pair_goes_native(a->op, a->dt))
         return pair_to_native(a, requested, kind, req, fname);
 

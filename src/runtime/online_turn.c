@@ -16,11 +16,6 @@ static struct online_params params(const struct config *cfg)
                                   ONLINE_FIRST_MARGIN, ONLINE_MARGIN};
 }
 
-static bool auto_named(const char *name)
-{
-    return !name || !*name || strcmp(name, "auto") == 0;
-}
-
 /* The shape's vector: a reduction's elements (reduce_scatter: all ranks'
  * together), an all-to-all's (agreed largest) block. */
 static int64_t shape_count(colibri_coll coll, const struct sched_params *p)
@@ -41,7 +36,7 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
     const struct config *cfg = config_get();
     t->s = NULL;
     if (!cfg->online || kind != CALL_BLOCKING ||
-        !auto_named(requested ? requested : cfg->algorithm[coll]) ||
+        !select_names_auto(coll, requested) ||
         before->size < 2 || !*alg || select_rule_decides(coll, before))
         return;
     /* the key: what every rank of the call agrees on, never a handle

@@ -493,6 +493,12 @@ static struct choice choose(colibri_coll coll, const struct sched_params *p)
     return c;
 }
 
+bool select_names_auto(colibri_coll coll, const char *requested)
+{
+    const char *name = requested ? requested : config_get()->algorithm[coll];
+    return !name || !*name || strcmp(name, "auto") == 0;
+}
+
 bool select_rule_decides(colibri_coll coll, const struct sched_params *p)
 {
     if (tuning_in_force()->n_rules == 0)

@@ -25,6 +25,10 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
  * progress thread) must not issue a native collective out of call order. */
 bool select_never_native(colibri_coll coll);
 
+/* Whether a call asks for automatic selection: `requested` (the C API's
+ * name) or, when NULL, COLIBRI_<COLL>_ALGORITHM is unset, empty or "auto". */
+bool select_names_auto(colibri_coll coll, const char *requested);
+
 /* Online selection (online.h) applies only where no tuning rule decides:
  * whether one does for this call (p before selection). */
 bool select_rule_decides(colibri_coll coll, const struct sched_params *p);

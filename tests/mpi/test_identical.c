@@ -5,6 +5,7 @@
 // impi-ranks: 1 2
 // abi-ranks: 1 2
 // asan-ranks: 3
+// env-ranks: COLIBRI_ONLINE_FAKE=random:3,calls=2,window=1 2 3 4
 /*
  * Every rank receives bitwise the same allreduce result (MPI-4 6.9.1; MPICH
  * and Open MPI both had bugs here: mpich#6538, ompi#11721).  Every
@@ -123,6 +124,15 @@ static void sweep(MPI_Comm comm, MPI_Op user_double, MPI_Op user_float)
         unsetenv("COLIBRI_RADIX");
         colibri_config_reload();
     }
+    /* Automatic selection, each shape called 8 times in a row: online
+     * selection explores and decides on them (with the env-ranks line's
+     * fake timings, differently at every few calls) */
+    for (int c = 0; c < 5; c++)
+        for (int rep = 0; rep < 8; rep++) {
+            const uint64_t seed = (uint64_t)(9000 + c * 16 + rep);
+            one(comm, "auto", 0, MPI_DOUBLE, MPI_SUM, "MPI_SUM", counts[c], false, seed);
+            one(comm, "auto", 0, MPI_FLOAT, user_float, "user sum", counts[c], false, seed + 7);
+        }
 }
 
 int main(int argc, char **argv)

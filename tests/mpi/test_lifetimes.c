@@ -6,6 +6,7 @@
 // abi-ranks: 1 2
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 3
 // asan-ranks: 1 3
+// env-ranks: COLIBRI_ONLINE_FAKE=random:5,calls=2,window=1 3
 /*
  * Handles freed right after a nonblocking or persistent collective starts
  * (legal: MPI keeps them alive until the operation completes, MPI-4 2.5.1,

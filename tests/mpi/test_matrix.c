@@ -5,6 +5,7 @@
 // impi-ranks: 1 2
 // abi-ranks: 1 2
 // asan-ranks: 1 3 4
+// env-ranks: COLIBRI_ONLINE_FAKE=random:7,calls=2,window=1 2 3
 /*
  * The correctness matrix: every algorithm of the catalog, found at run time
  * and forced by name, against a serial reference (harness.h):
@@ -79,6 +80,17 @@ static void load_catalog(void)
                  a.info.collective, a.info.name, unknown ? unknown : "");
         if (!unknown)
             algs[nalgs++] = a;
+    }
+    /* automatic selection of each reduction: with online selection it runs
+     * what its shape explores or decided (the env-ranks line's fake timings
+     * flip the decisions every few calls) */
+    for (int c = COLIBRI_ALLREDUCE; c < COLIBRI_ALLTOALL; c++) {
+        struct alg a = {0};
+        a.info.coll = (colibri_coll)c;
+        a.info.collective = colibri_coll_name((colibri_coll)c);
+        a.info.name = "auto";
+        a.info.restrictions = "";
+        algs[nalgs++] = a;
     }
 }
 

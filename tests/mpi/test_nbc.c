@@ -8,6 +8,7 @@
 // env-ranks: COLIBRI_CACHE_BYTES=4096 3
 // asan-ranks: 1 3 4
 // asan-env-ranks: COLIBRI_PROGRESS_THREAD=1 2
+// env-ranks: COLIBRI_ONLINE_FAKE=random:9,calls=2,window=1 2 3
 /*
  * Nonblocking and persistent collectives, checked against a serial
  * expectation computed here (int sums: exact):
