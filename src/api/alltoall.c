@@ -449,7 +449,8 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * agreement at the same call. */
     struct online_turn turn = {NULL};
     if (rc == MPI_SUCCESS)
-        online_turn_begin(c->cs, a->coll, kind, requested, &before, &c->sp, &op->alg, &turn);
+        online_turn_begin(c->cs, a->coll, kind, requested, true, &before, &c->sp, &op->alg,
+                          &turn);
     struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */
     if (predicting) {
         c->cs->predicted = rc == MPI_SUCCESS && op->alg && (op->alg->restrictions & R_NODE_AWARE);

@@ -350,6 +350,7 @@ struct pair_facts {
     colibri_kernel kernel;
     bool sparse_ok;
     struct sparse_op sparse;
+    bool native_ok; /* the MPI below reduces the pair as colibri does (native.h) */
 };
 static _Thread_local struct pair_facts last_pair;
 
@@ -365,6 +366,8 @@ static const struct pair_facts *pair_facts(MPI_Op op, MPI_Datatype dt, struct pa
     f->dti_rc = dtinfo_init(dt, &f->dti);
     f->kernel = kernel_lookup(op, dt);
     f->sparse_ok = kernel_sparse_op(op, dt, &f->sparse);
+    f->native_ok = f->dti_rc != MPI_SUCCESS ||
+                   native_pair_agrees(op, dt, f->kernel, (int)f->dti.extent);
     if (f->kernel)
         last_pair = *f;
     return f;
@@ -568,7 +571,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
      * agreement at the same call. */
     struct online_turn turn = {NULL};
     if (state_rc == MPI_SUCCESS)
-        online_turn_begin(c->cs, a->coll, kind, requested, &before, &c->sp, &op->alg, &turn);
+        online_turn_begin(c->cs, a->coll, kind, requested, pf->native_ok, &before, &c->sp,
+                          &op->alg, &turn);
     struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */
     if (!op->alg) {
         struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */

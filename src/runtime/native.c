@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 #include "validate.h"
@@ -214,6 +215,23 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
                   a->recvcounts ? rc : NULL, a->rdispls ? rd : NULL, a->recvtype, a->comm);
     free(v);
     return r;
+}
+
+bool native_pair_agrees(MPI_Op op, MPI_Datatype dt, colibri_kernel k, int tsize)
+{
+    enum { N = 8 };
+    static const unsigned char bytes[N] = {0x00, 0x01, 0x3f, 0x40, 0x7f, 0x80, 0xc0, 0xfe};
+    if (!k || tsize <= 0 || tsize > 64)
+        return true; /* colibri reduces with the MPI's own MPI_Reduce_local */
+    unsigned char in[N * 64], mine[N * 64], theirs[N * 64];
+    for (int i = 0; i < N; i++) {
+        memset(in + i * tsize, bytes[i], (size_t)tsize);
+        memset(mine + i * tsize, bytes[(i * 3 + 1) % N], (size_t)tsize);
+    }
+    memcpy(theirs, mine, (size_t)(N * tsize));
+    k(in, mine, N);
+    return PMPI_Reduce_local(in, theirs, N, dt, op) == MPI_SUCCESS &&
+           memcmp(mine, theirs, (size_t)(N * tsize)) == 0;
 }
 
 _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];

@@ -41,6 +41,16 @@ struct exchange_args {
 
 int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Request *req);
 
+/* Whether the MPI below reduces the predefined pair (op, dt) as colibri's
+ * kernel `k` does: both applied to probe values (every byte 0x00, 0x01,
+ * 0x3f, 0x40, 0x7f, 0x80, 0xc0 or 0xfe: zeros, signs, large and small
+ * magnitudes, no NaN) must give the same bytes.  Open MPI 4.1 takes the
+ * maximum of MPI_UNSIGNED_LONG as signed and of MPI_OFFSET wrongly, and
+ * its AVX component saturates 8-bit sums: online selection does not offer
+ * the MPI below such a pair (runtime/online_turn.h).  The same on every
+ * rank (one library), local, no communication. */
+bool native_pair_agrees(MPI_Op op, MPI_Datatype dt, colibri_kernel k, int tsize);
+
 /* Intercommunicators and MPI_COMM_NULL go to the MPI below, which handles
  * or reports them. */
 int comm_passes_through(MPI_Comm comm);

@@ -29,7 +29,7 @@ static int64_t shape_count(colibri_coll coll, const struct sched_params *p)
 }
 
 void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
-                       const char *requested, const struct sched_params *before,
+                       const char *requested, bool native_ok, const struct sched_params *before,
                        struct sched_params *sp, const struct algorithm **alg,
                        struct online_turn *t)
 {
@@ -43,11 +43,11 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
      * (a freed and recreated one may come back on one rank only) */
     const struct online_key k = {(int)coll, before->root, shape_count(coll, before),
                                  before->elem_size, before->commutative, *alg,
-                                 before->sparse != NULL};
+                                 before->sparse != NULL, native_ok};
     struct online_shape *s = online_shape_find(&cs->online, &k);
     if (!s) {
         const struct algorithm *cand[ONLINE_CANDIDATES];
-        const int n = select_candidates(coll, before, *alg, cand);
+        const int n = select_candidates(coll, before, *alg, native_ok, cand);
         if (n < 2)
             return;
         bool fresh;

@@ -29,9 +29,10 @@ struct online_turn {
  * and *sp from `before` (sp as it was before selection): where online
  * selection serves the call, *alg and *sp become the candidate this call
  * runs (NULL: native), and t->s is set.  Counts the call in its shape.
+ * `native_ok`: the MPI below may serve the call (native_pair_agrees).
  * Automatic calls only: interposed ones and the C API's NULL or "auto". */
 void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
-                       const char *requested, const struct sched_params *before,
+                       const char *requested, bool native_ok, const struct sched_params *before,
                        struct sched_params *sp, const struct algorithm **alg,
                        struct online_turn *t);
 

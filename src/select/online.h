@@ -69,6 +69,7 @@ struct online_key {
     bool commutative;
     const struct algorithm *model; /* the model's choice (never NULL for a shape) */
     bool sparse;                   /* the operation has a sparse form (a neutral element) */
+    bool native_ok;                /* the MPI below may serve it (native.h, native_pair_agrees) */
 };
 
 struct online_shape {

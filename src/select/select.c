@@ -527,13 +527,15 @@ void select_prepare(struct sched_params *p, const struct algorithm *a)
 }
 
 int select_candidates(colibri_coll coll, const struct sched_params *p,
-                      const struct algorithm *model, const struct algorithm *cand[3])
+                      const struct algorithm *model, bool native_ok,
+                      const struct algorithm *cand[3])
 {
     if (!model)
         return 0;
     int n = 0;
     cand[n++] = model;
-    cand[n++] = NULL; /* native */
+    if (native_ok)
+        cand[n++] = NULL; /* native */
     const struct cost_params m = model_params(p);
     const struct algorithm *second = NULL;
     double t_model = -1, t_second = 0;

@@ -34,10 +34,12 @@ bool select_names_auto(colibri_coll coll, const char *requested);
 bool select_rule_decides(colibri_coll coll, const struct sched_params *p);
 /* Online selection's candidates for a call whose automatic choice is
  * `model` (p as before selection): the model's choice, native (NULL) and,
- * where the model is unsure (online.h, ONLINE_UNSURE), its runner-up.
+ * where the model is unsure (online.h, ONLINE_UNSURE), its runner-up;
+ * native only where `native_ok` (the MPI below reduces as colibri does).
  * Returns their number, 0 when the model has no algorithm for the call. */
 int select_candidates(colibri_coll coll, const struct sched_params *p,
-                      const struct algorithm *model, const struct algorithm *cand[3]);
+                      const struct algorithm *model, bool native_ok,
+                      const struct algorithm *cand[3]);
 /* p (as before selection) made ready to run candidate `a` (NULL: native),
  * with the radix and inner algorithm the model prefers, as for a name. */
 void select_prepare(struct sched_params *p, const struct algorithm *a);

@@ -644,6 +644,11 @@ static void check_refused(const struct ty *t, int o, char *mark)
 int main(int argc, char **argv)
 {
     h_init(&argc, &argv);
+    /* "native" here means a pair colibri has no kernel for: online
+     * selection, which may run a call below while it explores, is off
+     * (tests/mpi/test_online.c covers it) */
+    setenv("COLIBRI_ONLINE", "0", 1);
+    colibri_config_reload();
     /* MPI_Reduce_local reports on MPI_COMM_WORLD (MPI-3) or MPI_COMM_SELF
      * (MPI-4): the probes need both to return */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

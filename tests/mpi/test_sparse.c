@@ -422,6 +422,9 @@ static void estimate_check(MPI_Comm comm)
     for (int i = 0; i < n; i++)
         dense[i] = i + rank + 1;
     colibri_sparse_hint(comm, 0); /* forget earlier estimates */
+    /* the model's choice at every call: online selection would explore */
+    setenv("COLIBRI_ONLINE", "0", 1);
+    colibri_config_reload();
     int wrong = -1;
     char ran[64] = "";
     /* call k (from 1) on sparse data runs sparse exactly when an estimate
@@ -439,6 +442,8 @@ static void estimate_check(MPI_Comm comm)
             snprintf(ran, sizeof ran, "%s", last ? last : "(null)");
         }
     }
+    unsetenv("COLIBRI_ONLINE");
+    colibri_config_reload();
     record(comm, wrong < 0, "16 KiB allreduce, call %d ran '%s'", wrong, ran);
     free(sparse), free(dense), free(y);
 }

@@ -72,7 +72,7 @@ static void test_window(void)
 
 static struct online_key key(int64_t count)
 {
-    return (struct online_key){0, 0, count, 8, true, A, false};
+    return (struct online_key){0, 0, count, 8, true, A, false, true};
 }
 
 /* Runs one shape's exploration on `ranks` simulated ranks, rank r timing
@@ -85,7 +85,7 @@ static int explore(struct online_table *tab, int ranks, const double t[][3], int
     struct online_shape *s[8];
     for (int r = 0; r < ranks; r++) {
         bool fresh;
-        s[r] = online_shape_get(&tab[r], &(struct online_key){0, 0, 8, 8, true, A, false}, cand,
+        s[r] = online_shape_get(&tab[r], &(struct online_key){0, 0, 8, 8, true, A, false, true}, cand,
                                 n_cand, &fresh);
     }
     int calls = 0;
@@ -158,7 +158,7 @@ static void test_recheck(void)
     int w[1];
     memset(tab, 0, sizeof tab);
     explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
-    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false});
+    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false, true});
     CHECK(s && s->winner == 0 && s->window == PR.window, "A settled, first window");
     long long window = PR.window;
     /* three re-checks where A stays (native 5% faster: under the 10%
@@ -211,7 +211,7 @@ static void test_bad_times(void)
     memset(&tab, 0, sizeof tab);
     const struct algorithm *cand[2] = {A, NULL};
     bool fresh;
-    struct online_shape *s = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false}, cand, 2, &fresh);
+    struct online_shape *s = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false, true}, cand, 2, &fresh);
     online_record(s, 0, -1.0);  /* backwards */
     online_record(s, 0, 1e9);   /* jumped */
     online_record(s, 0, NAN);
@@ -232,7 +232,7 @@ static void test_memo_pass(void)
     int w[1];
     memset(tab, 0, sizeof tab);
     explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
-    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false});
+    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false, true});
     const unsigned stamp = s->stamp;
     CHECK(online_memo_pass(s, stamp + 1) == false, "another stamp: no");
     const long long before = s->calls;
@@ -251,7 +251,7 @@ static void test_table(void)
     memset(&tab, 0, sizeof tab);
     const struct algorithm *cand[2] = {A, NULL};
     bool fresh;
-    struct online_shape *first = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false}, cand, 2, &fresh);
+    struct online_shape *first = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false, true}, cand, 2, &fresh);
     CHECK(fresh, "new shape");
     online_next(first, &PR);
     for (int i = 2; i <= ONLINE_SHAPES; i++) {
