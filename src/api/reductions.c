@@ -458,7 +458,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
     if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size) && select_names_auto(a->coll, requested))
-        return MPI_SUCCESS; /* valid, automatic, and no rank has an element: nothing to do */
+        return nothing_ran(a->comm, a->coll); /* valid, automatic, no element anywhere */
     if (pair_goes_native(a->op, a->dt))
         return pair_to_native(a, requested, kind, req, fname);
 
