@@ -12,7 +12,10 @@ static inline void smpi_report(int ok, const char *what)
     int all = 0, rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    /* the verdict's own agreement below colibri: through colibri, online
+     * selection would explore on it (and map MPI_COMM_WORLD's node segment
+     * for a node-aware candidate) in the middle of what a check counts */
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (check_count(all) && rank == 0)
         printf("FAIL %s (p=%d)\n", what, size);
 }
