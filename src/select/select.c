@@ -429,13 +429,16 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
     return auto_choice(coll, p).alg;
 }
 
-/* The cost model's fastest among the algorithms whose restrictions hold,
- * with the radix it prefers. */
-static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
-                                  const struct cost_params *m)
+/* The model's times of the algorithms whose restrictions hold: the
+ * fastest (its radix and inner algorithm in *c, its time in *t_best) and,
+ * where `second` is given, the fastest of the others (*t_second). */
+static void model_rank(colibri_coll coll, const struct sched_params *p,
+                       const struct cost_params *m, struct choice *c, double *t_best,
+                       const struct algorithm **second, double *t_second)
 {
-    struct choice c = {NULL, p->radix, p->segment, NULL, NULL, 0};
-    double best_t = 0;
+    *c = (struct choice){NULL, p->radix, p->segment, NULL, NULL, 0};
+    const struct algorithm *runner = NULL;
+    double best_t = 0, runner_t = 0;
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
         if (a->coll != coll || catalog_violation(a, p))
@@ -445,13 +448,30 @@ static struct choice model_choice(colibri_coll coll, const struct sched_params *
         double t = modelled(a, p, m, &k, &q);
         /* Ties (e.g. rabenseifner and rabenseifner_3_2 at p = 2^k, equal up
          * to rounding) go to the earlier catalog entry, not to rounding. */
-        if (t >= 0 && (!c.alg || t < best_t * (1 - 1e-9))) {
-            c.alg = a;
+        if (t >= 0 && (!c->alg || t < best_t * (1 - 1e-9))) {
+            if (c->alg)
+                runner = c->alg, runner_t = best_t;
+            c->alg = a;
             best_t = t;
-            c.radix = k;
-            set_inner(&c, &q);
+            c->radix = k;
+            set_inner(c, &q);
+        } else if (t >= 0 && (!runner || t < runner_t * (1 - 1e-9))) {
+            runner = a, runner_t = t;
         }
     }
+    *t_best = best_t;
+    if (second)
+        *second = runner, *t_second = runner_t;
+}
+
+/* The cost model's fastest among the algorithms whose restrictions hold,
+ * with the radix it prefers. */
+static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
+                                  const struct cost_params *m)
+{
+    struct choice c;
+    double t;
+    model_rank(coll, p, m, &c, &t, NULL, NULL);
     return c;
 }
 
@@ -538,19 +558,11 @@ int select_candidates(colibri_coll coll, const struct sched_params *p,
         cand[n++] = NULL; /* native */
     const struct cost_params m = model_params(p);
     const struct algorithm *second = NULL;
-    double t_model = -1, t_second = 0;
-    for (int i = 0; i < catalog_count; i++) {
-        const struct algorithm *a = &catalog[i];
-        if (a->coll != coll || catalog_violation(a, p))
-            continue;
-        int k;
-        struct sched_params q;
-        const double t = modelled(a, p, &m, &k, &q);
-        if (a == model)
-            t_model = t;
-        else if (t >= 0 && (!second || t < t_second))
-            second = a, t_second = t;
-    }
+    struct choice c;
+    double t_model, t_second = 0;
+    model_rank(coll, p, &m, &c, &t_model, &second, &t_second);
+    if (c.alg != model) /* (a choice the model did not make: no runner-up of its) */
+        second = NULL;
     if (second && t_model > 0 && t_second <= t_model * ONLINE_UNSURE)
         cand[n++] = second;
     return n;

@@ -151,14 +151,20 @@ static void test_first_margin(void)
     CHECK(w[0] == 0, "5%% faster replaces native");
 }
 
+/* A one-rank table whose shape settled on A (1 s against native's 2). */
+static struct online_shape *settled_on_a(struct online_table *tab)
+{
+    int w[1];
+    memset(tab, 0, sizeof *tab);
+    explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
+    return online_shape_find(tab, &(struct online_key){0, 0, 8, 8, true, A, false, true});
+}
+
 /* After a decision: settled calls for the window, then a re-check. */
 static void test_recheck(void)
 {
     struct online_table tab[1];
-    int w[1];
-    memset(tab, 0, sizeof tab);
-    explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
-    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false, true});
+    struct online_shape *s = settled_on_a(tab);
     CHECK(s && s->winner == 0 && s->window == PR.window, "A settled, first window");
     long long window = PR.window;
     /* three re-checks where A stays (native 5% faster: under the 10%
@@ -229,10 +235,7 @@ static void test_bad_times(void)
 static void test_memo_pass(void)
 {
     struct online_table tab[1];
-    int w[1];
-    memset(tab, 0, sizeof tab);
-    explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
-    struct online_shape *s = online_shape_find(&tab[0], &(struct online_key){0, 0, 8, 8, true, A, false, true});
+    struct online_shape *s = settled_on_a(tab);
     const unsigned stamp = s->stamp;
     CHECK(online_memo_pass(s, stamp + 1) == false, "another stamp: no");
     const long long before = s->calls;
