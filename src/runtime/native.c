@@ -239,6 +239,7 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll)
     struct comm_state *cs; /* created at a first call as any path would */
     if (comm_state_get(comm, &cs) == MPI_SUCCESS)
         cs->last[coll] = "none";
+    stats_count_none(coll, CALL_BLOCKING);
     return MPI_SUCCESS;
 }
 

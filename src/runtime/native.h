@@ -52,7 +52,8 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
 bool native_pair_agrees(MPI_Op op, MPI_Datatype dt, colibri_kernel k, int tsize);
 
 /* A valid automatic call with nothing to move (no element on any rank):
- * nothing runs, colibri_last_algorithm says "none"; MPI_SUCCESS. */
+ * nothing runs, colibri_last_algorithm says "none", COLIBRI_STATS counts
+ * it as "none"; MPI_SUCCESS. */
 int nothing_ran(MPI_Comm comm, colibri_coll coll);
 
 /* Intercommunicators and MPI_COMM_NULL go to the MPI below, which handles

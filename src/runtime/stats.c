@@ -26,6 +26,15 @@ static int slot_of(const struct algorithm *a, colibri_coll coll)
     return a ? (int)(a - catalog) : catalog_count + (int)coll;
 }
 
+/* After the "native" slots, one "none" slot per collective: automatic
+ * calls with nothing to move, which ran nothing. */
+void stats_count_none(colibri_coll coll, enum call_kind kind)
+{
+    const int slot = catalog_count + COLIBRI_NCOLL + (int)coll;
+    if (slot < MAX_SLOTS)
+        __atomic_add_fetch(&counts[kind * MAX_SLOTS + slot], 1, __ATOMIC_RELAXED);
+}
+
 void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind)
 {
     const int slot = slot_of(a, coll);
@@ -95,7 +104,7 @@ void stats_report(void)
 {
     if (!config_get()->stats)
         return;
-    int nslots = catalog_count + COLIBRI_NCOLL, rank;
+    int nslots = catalog_count + 2 * COLIBRI_NCOLL, rank;
     long long total[CALL_KINDS * MAX_SLOTS];
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Reduce(counts, total, CALL_KINDS * MAX_SLOTS, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -110,8 +119,10 @@ void stats_report(void)
                 continue;
             if (i < catalog_count)
                 print_line(k, catalog[i].coll, catalog[i].name, n);
-            else
+            else if (i < catalog_count + COLIBRI_NCOLL)
                 print_line(k, (colibri_coll)(i - catalog_count), "native", n);
+            else
+                print_line(k, (colibri_coll)(i - catalog_count - COLIBRI_NCOLL), "none", n);
         }
     online_print(online);
     fflush(stderr);

@@ -8,6 +8,8 @@
  * MPI_Iallreduce, MPI_Allreduce_init (counted at each start). */
 void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind kind);
 void stats_report(void);
+/* An automatic call with nothing to move, which ran nothing ("none"). */
+void stats_count_none(colibri_coll coll, enum call_kind kind);
 /* Online selection: a call run as exploration; a decision of a shape
  * (`had`: it had settled on `was` before) for `now` (NULL: native). */
 void stats_online_explored(colibri_coll coll);
