@@ -31,6 +31,9 @@ typedef enum colibri_coll {
     COLIBRI_REDUCE_SCATTER_BLOCK,
     COLIBRI_ALLTOALL,
     COLIBRI_ALLTOALLV,
+    COLIBRI_ALLGATHER,
+    COLIBRI_BCAST,
+    COLIBRI_BARRIER,
     COLIBRI_NCOLL
 } colibri_coll;
 
