@@ -65,6 +65,16 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, const char *algorithm);
 
+/* Allgather, in the elements of each side's datatype as MPI_Allgather_c
+ * (sendbuf may be MPI_IN_PLACE); broadcast from `root`; barrier. */
+int colibri_allgather(const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm,
+                      const char *algorithm);
+int colibri_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                  int root, MPI_Comm comm, const char *algorithm);
+int colibri_barrier(MPI_Comm comm, const char *algorithm);
+
 /* Nonblocking and persistent forms.  The same algorithms (and names) as
  * the blocking calls; *request is an ordinary MPI_Request for MPI_Wait,
  * MPI_Test and the rest of that family (also mixed with point-to-point
@@ -107,6 +117,16 @@ int colibri_ialltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                        const MPI_Aint rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, const char *algorithm,
                        MPI_Request *request);
+int colibri_iallgather(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype,
+                       MPI_Comm comm, const char *algorithm,
+                       MPI_Request *request);
+int colibri_ibcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                   int root, MPI_Comm comm, const char *algorithm,
+                   MPI_Request *request);
+int colibri_ibarrier(MPI_Comm comm, const char *algorithm,
+                     MPI_Request *request);
 
 int colibri_allreduce_init(const void *sendbuf, void *recvbuf, MPI_Count count,
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -135,6 +155,16 @@ int colibri_alltoallv_init(const void *sendbuf, const MPI_Count sendcounts[],
                            const MPI_Aint rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm, const char *algorithm,
                            MPI_Request *request);
+int colibri_allgather_init(const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, const char *algorithm,
+                           MPI_Request *request);
+int colibri_bcast_init(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                       int root, MPI_Comm comm, const char *algorithm,
+                       MPI_Request *request);
+int colibri_barrier_init(MPI_Comm comm, const char *algorithm,
+                         MPI_Request *request);
 
 /* MPI_Start for any request (colibri's persistent ones and the MPI's):
  * for programs that link colibri without its MPI_Start wrapper. */

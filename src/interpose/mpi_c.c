@@ -177,6 +177,33 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                          recvcounts, rdispls, recvtype, comm, NULL);
 }
 
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_ALLGATHER, CALL_BLOCKING, comm, recvcount, recvtype, MPI_OP_NULL, 0))
+        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    PASS_THROUGH(comm, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      comm));
+    return colibri_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                             NULL);
+}
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_BCAST, CALL_BLOCKING, comm, count, datatype, MPI_OP_NULL, root))
+        return PMPI_Bcast(buffer, count, datatype, root, comm);
+    PASS_THROUGH(comm, PMPI_Bcast(buffer, count, datatype, root, comm));
+    return colibri_bcast(buffer, count, datatype, root, comm, NULL);
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_BARRIER, CALL_BLOCKING, comm, 0, MPI_BYTE, MPI_OP_NULL, 0))
+        return PMPI_Barrier(comm);
+    PASS_THROUGH(comm, PMPI_Barrier(comm));
+    return colibri_barrier(comm, NULL);
+}
+
 /* Nonblocking forms (MPI-3). */
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -232,6 +259,28 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                          recvcounts, rdispls, recvtype, comm, request);
 }
 
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       comm, request));
+    return colibri_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              NULL, request);
+}
+
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Ibcast(buffer, count, datatype, root, comm, request));
+    return colibri_ibcast(buffer, count, datatype, root, comm, NULL, request);
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Ibarrier(comm, request));
+    return colibri_ibarrier(comm, NULL, request);
+}
+
 #if MPI_VERSION >= 4
 /* MPI-4 large-count forms (mpi4py on MPICH calls these for every reduction). */
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
@@ -279,6 +328,21 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                                         rdispls, recvtype, comm));
     return colibri_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                              recvtype, comm, NULL);
+}
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                        recvtype, comm));
+    return colibri_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                             NULL);
+}
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Bcast_c(buffer, count, datatype, root, comm));
+    return colibri_bcast(buffer, count, datatype, root, comm, NULL);
 }
 
 /* MPI-4 persistent collectives (the info argument has no key colibri
@@ -338,6 +402,46 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                                            recvcounts, rdispls, recvtype, comm, info, request));
     return alltoallv_int(CALL_PERSISTENT, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                          recvcounts, rdispls, recvtype, comm, request);
+}
+
+int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                           recvtype, comm, info, request));
+    return colibri_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm, NULL, request);
+}
+
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request));
+    return colibri_bcast_init(buffer, count, datatype, root, comm, NULL, request);
+}
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Barrier_init(comm, info, request));
+    return colibri_barrier_init(comm, NULL, request);
+}
+
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         recvtype, comm, request));
+    return colibri_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              NULL, request);
+}
+
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Ibcast_c(buffer, count, datatype, root, comm, request));
+    return colibri_ibcast(buffer, count, datatype, root, comm, NULL, request);
 }
 
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,

@@ -216,6 +216,36 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
     return r;
 }
 
+int native_movement(const struct movement_args *a, enum call_kind kind, MPI_Request *req)
+{
+    if (MPI_VERSION < 4 && kind == CALL_PERSISTENT)
+        return refuse(a->comm, a->coll, kind, MPI_ERR_UNSUPPORTED_OPERATION, NO_PERSISTENT);
+    if (a->coll == COLIBRI_BARRIER)
+        return FORMS(PMPI_Barrier, PMPI_Ibarrier, PMPI_Barrier_init, a->comm);
+    const bool fits = a->sendcount <= INT_MAX && a->recvcount <= INT_MAX;
+    if (a->coll == COLIBRI_BCAST) {
+        if (fits)
+            return FORMS(PMPI_Bcast, PMPI_Ibcast, PMPI_Bcast_init, a->recvbuf, (int)a->recvcount,
+                         a->recvtype, a->root, a->comm);
+#if HAVE_LARGE_COUNT
+        return FORMS(PMPI_Bcast_c, PMPI_Ibcast_c, PMPI_Bcast_init_c, a->recvbuf, a->recvcount,
+                     a->recvtype, a->root, a->comm);
+#else
+        return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
+#endif
+    }
+    if (fits)
+        return FORMS(PMPI_Allgather, PMPI_Iallgather, PMPI_Allgather_init, a->sendbuf,
+                     (int)a->sendcount, a->sendtype, a->recvbuf, (int)a->recvcount, a->recvtype,
+                     a->comm);
+#if HAVE_LARGE_COUNT
+    return FORMS(PMPI_Allgather_c, PMPI_Iallgather_c, PMPI_Allgather_init_c, a->sendbuf,
+                 a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype, a->comm);
+#else
+    return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
+#endif
+}
+
 _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
 bool native_memo_used;
 
