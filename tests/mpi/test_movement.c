@@ -23,6 +23,10 @@
  *  - colibri_last_algorithm names the forced algorithm after each call;
  *  - the interposed MPI_Allgather, MPI_Bcast and MPI_Barrier with
  *    COLIBRI_<COLL>_ALGORITHM set (colibri_config_reload);
+ *  - intercommunicators (groups of different sizes) go to the MPI below:
+ *    MPI_Bcast (MPI_ROOT, MPI_PROC_NULL), MPI_Allgather (each group gets
+ *    the other's blocks), MPI_Barrier, and the C API's blocking and
+ *    nonblocking forms, checked from the standard's definitions;
  *  - errors: a root out of range (MPI_ERR_ROOT), unequal signatures
  *    (MPI_ERR_TRUNCATE), an unknown algorithm (MPI_ERR_ARG), with no
  *    buffer touched.
@@ -338,6 +342,66 @@ static void test_interposed(void)
     colibri_config_reload();
 }
 
+/* ---- intercommunicators: the MPI below's ---- */
+
+static void test_intercomm(void)
+{
+    if (wsize < 2)
+        return;
+    /* group 0: ranks 0 .. h-1, group 1: the rest (h = wsize / 3 + 1 < wsize) */
+    const int h = wsize / 3 + 1, g = wrank < h;
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, g, wrank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, g ? h : 0, 77, &inter);
+    int lrank, lsize, rsize;
+    MPI_Comm_rank(inter, &lrank);
+    MPI_Comm_size(inter, &lsize);
+    MPI_Comm_remote_size(inter, &rsize);
+    for (int form = 0; form < 3; form++) { /* interposed, C API, C API nonblocking */
+        /* bcast from group 0's rank 0 to group 1 */
+        int buf[5];
+        for (int i = 0; i < 5; i++)
+            buf[i] = g && lrank == 0 ? val(0, i, form) : GUARD;
+        const int root = g ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        MPI_Request r = MPI_REQUEST_NULL;
+        int rc = form == 0   ? MPI_Bcast(buf, 5, MPI_INT, root, inter)
+                 : form == 1 ? colibri_bcast(buf, 5, MPI_INT, root, inter, NULL)
+                             : colibri_ibcast(buf, 5, MPI_INT, root, inter, NULL, &r);
+        if (form == 2 && rc == MPI_SUCCESS)
+            rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        bool ok = rc == MPI_SUCCESS;
+        for (int i = 0; i < 5; i++)
+            ok = ok && buf[i] == (g && lrank != 0 ? GUARD : val(0, i, form));
+        CHECK(ok, "intercommunicator bcast, form %d: rc %d", form, rc);
+
+        /* allgather: each group receives the other's blocks */
+        int sb[2] = {val(wrank, 0, form), val(wrank, 1, form)}, *rb = malloc(2 * (size_t)rsize * sizeof(int));
+        for (int i = 0; i < 2 * rsize; i++)
+            rb[i] = GUARD;
+        rc = form == 0   ? MPI_Allgather(sb, 2, MPI_INT, rb, 2, MPI_INT, inter)
+             : form == 1 ? colibri_allgather(sb, 2, MPI_INT, rb, 2, MPI_INT, inter, NULL)
+                         : colibri_iallgather(sb, 2, MPI_INT, rb, 2, MPI_INT, inter, NULL, &r);
+        if (form == 2 && rc == MPI_SUCCESS)
+            rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        ok = rc == MPI_SUCCESS;
+        for (int j = 0; j < rsize; j++) {
+            const int wr = g ? h + j : j; /* world rank of remote rank j */
+            ok = ok && rb[2 * j] == val(wr, 0, form) && rb[2 * j + 1] == val(wr, 1, form);
+        }
+        CHECK(ok, "intercommunicator allgather, form %d: rc %d", form, rc);
+        free(rb);
+
+        rc = form == 0   ? MPI_Barrier(inter)
+             : form == 1 ? colibri_barrier(inter, NULL)
+                         : colibri_ibarrier(inter, NULL, &r);
+        if (form == 2 && rc == MPI_SUCCESS)
+            rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        CHECK(rc == MPI_SUCCESS, "intercommunicator barrier, form %d: rc %d", form, rc);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
+}
+
 /* ---- errors ---- */
 
 static void test_errors(void)
@@ -380,6 +444,7 @@ int main(int argc, char **argv)
     test_barrier(MPI_COMM_WORLD, "world");
     test_barrier(reversed, "reversed");
     test_interposed();
+    test_intercomm();
     test_errors();
     MPI_Comm_free(&reversed);
     long long v[2] = {check_passed, check_failed}, t[2];
