@@ -125,6 +125,17 @@ struct lb_world {
     size_t errlen;
 };
 
+/* The catalog's algorithm `name` of coll; a missing one ends the test. */
+static inline const struct algorithm *lb_alg(colibri_coll coll, const char *name)
+{
+    const struct algorithm *a = catalog_find(coll, name);
+    if (!a) {
+        printf("missing from the catalog: %s %s\n", colibri_coll_name(coll), name);
+        exit(1);
+    }
+    return a;
+}
+
 static int lb_fail(struct lb_world *w, const char *fmt, ...)
 {
     va_list ap;

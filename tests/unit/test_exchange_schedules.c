@@ -21,15 +21,6 @@
 #include "select/select.h"
 
 
-static const struct algorithm *alg(colibri_coll coll, const char *name)
-{
-    const struct algorithm *a = catalog_find(coll, name);
-    if (!a) {
-        printf("missing from the catalog: %s %s\n", colibri_coll_name(coll), name);
-        exit(1);
-    }
-    return a;
-}
 
 static const char *describe(const struct lb_case *c)
 {
@@ -75,7 +66,7 @@ static int clamp_radix(int radix, int p)
 
 static void bruck_case(int p, int radix, int64_t b, bool in_place, struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_ALLTOALL, "bruck"), .p = p, .radix = radix,
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLTOALL, "bruck"), .p = p, .radix = radix,
                         .block = b, .in_place = in_place};
     if (!run(&c, costs))
         return;
@@ -111,7 +102,7 @@ static void bruck_case(int p, int radix, int64_t b, bool in_place, struct sched_
 static void exchange_case(const char *name, int p, int radix, int64_t b, bool in_place,
                           struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_ALLTOALL, name), .p = p, .radix = radix, .block = b,
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLTOALL, name), .p = p, .radix = radix, .block = b,
                         .in_place = in_place};
     if (!run(&c, costs))
         return;
@@ -179,7 +170,7 @@ static void fill(enum pattern pat, int p, int64_t *m)
 static void alltoallv_case(const char *name, int p, const int64_t *m, enum pattern pat,
                            enum lb_displs displs, bool in_place, struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_ALLTOALLV, name), .p = p, .counts = m,
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLTOALLV, name), .p = p, .counts = m,
                         .displs = displs, .in_place = in_place};
     if (!run(&c, costs))
         return;
@@ -260,9 +251,9 @@ static void test_scratch(int p)
           "alltoallv linear p=%d in-place: scratch %lld of %lld", p, (long long)s.tmp_count[0],
           (long long)(total - v[p - 1]));
     sched_free(&s);
-    check(cost_of(alg(COLIBRI_ALLTOALLV, "linear"), &sp, 1, 0) == (p > 1) &&
-              cost_of(alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 1, 0) == p - 1 &&
-              cost_of(alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 0, 1) == (double)(p - 1) * 4,
+    check(cost_of(lb_alg(COLIBRI_ALLTOALLV, "linear"), &sp, 1, 0) == (p > 1) &&
+              cost_of(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 1, 0) == p - 1 &&
+              cost_of(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 0, 1) == (double)(p - 1) * 4,
           "alltoallv cost functions p=%d", p);
     free(v);
 }

@@ -28,15 +28,6 @@
 #include "patterns/fold.h"
 #include "patterns/radix.h"
 
-static const struct algorithm *alg(colibri_coll coll, const char *name)
-{
-    const struct algorithm *a = catalog_find(coll, name);
-    if (!a) {
-        printf("missing from the catalog: %s %s\n", colibri_coll_name(coll), name);
-        exit(1);
-    }
-    return a;
-}
 
 static const char *describe(const struct lb_case *c)
 {
@@ -66,7 +57,7 @@ static double cost_of(const struct algorithm *a, const struct sched_params *sp, 
 static void allgather_case(const char *name, int p, int radix, int64_t b, bool in_place,
                            struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_ALLGATHER, name), .p = p, .radix = radix, .block = b,
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLGATHER, name), .p = p, .radix = radix, .block = b,
                         .in_place = in_place};
     if (!run(&c, costs) || !b)
         return;
@@ -127,7 +118,7 @@ static void test_allgather(int p, struct sched_cost *costs)
 
 static void bcast_case(const char *name, int p, int root, int64_t n, struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_BCAST, name), .p = p, .block = n, .root = root};
+    struct lb_case c = {.alg = lb_alg(COLIBRI_BCAST, name), .p = p, .block = n, .root = root};
     if (!run(&c, costs) || !n)
         return;
     struct sched_params sp = {.size = p, .count = n, .elem_size = 1, .root = root};
@@ -168,7 +159,7 @@ static bool barrier_knowledge(int p, int radix)
 {
     struct schedule s[KMAX];
     struct sched_params sp = {.size = p, .radix = radix};
-    const struct algorithm *a = alg(COLIBRI_BARRIER, "dissemination");
+    const struct algorithm *a = lb_alg(COLIBRI_BARRIER, "dissemination");
     bool ok = true;
     for (int r = 0; r < p; r++) {
         sched_init(&s[r]);
@@ -227,7 +218,7 @@ static void test_barrier(int p, struct sched_cost *costs)
     for (int k = 0; k <= p + 1; k += (p <= 40 || k < 8) ? 1 : p / 5) {
         if (k == 1)
             continue;
-        struct lb_case c = {.alg = alg(COLIBRI_BARRIER, "dissemination"), .p = p, .radix = k};
+        struct lb_case c = {.alg = lb_alg(COLIBRI_BARRIER, "dissemination"), .p = p, .radix = k};
         if (!run(&c, costs))
             continue;
         struct sched_params sp = {.size = p, .radix = k};
