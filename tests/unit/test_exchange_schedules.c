@@ -20,8 +20,6 @@
 #include "patterns/radix.h"
 #include "select/select.h"
 
-
-
 static const char *describe(const struct lb_case *c)
 {
     static char buf[160];

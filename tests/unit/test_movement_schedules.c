@@ -28,7 +28,6 @@
 #include "patterns/fold.h"
 #include "patterns/radix.h"
 
-
 static const char *describe(const struct lb_case *c)
 {
     static char buf[160];
