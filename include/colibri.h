@@ -34,6 +34,7 @@ typedef enum colibri_coll {
     COLIBRI_ALLGATHER,
     COLIBRI_BCAST,
     COLIBRI_BARRIER,
+    COLIBRI_ALLGATHERV,
     COLIBRI_NCOLL
 } colibri_coll;
 
@@ -65,12 +66,18 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, const char *algorithm);
 
-/* Allgather, in the elements of each side's datatype as MPI_Allgather_c
- * (sendbuf may be MPI_IN_PLACE); broadcast from `root`; barrier. */
+/* Allgather(v), in the elements of each side's datatype as
+ * MPI_Allgather(v)_c (sendbuf may be MPI_IN_PLACE); broadcast from `root`;
+ * barrier. */
 int colibri_allgather(const void *sendbuf, MPI_Count sendcount,
                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm,
                       const char *algorithm);
+int colibri_allgatherv(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm,
+                       const char *algorithm);
 int colibri_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
                   int root, MPI_Comm comm, const char *algorithm);
 int colibri_barrier(MPI_Comm comm, const char *algorithm);
@@ -122,6 +129,11 @@ int colibri_iallgather(const void *sendbuf, MPI_Count sendcount,
                        MPI_Count recvcount, MPI_Datatype recvtype,
                        MPI_Comm comm, const char *algorithm,
                        MPI_Request *request);
+int colibri_iallgatherv(const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf,
+                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, MPI_Comm comm,
+                        const char *algorithm, MPI_Request *request);
 int colibri_ibcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
                    int root, MPI_Comm comm, const char *algorithm,
                    MPI_Request *request);
@@ -160,6 +172,12 @@ int colibri_allgather_init(const void *sendbuf, MPI_Count sendcount,
                            MPI_Count recvcount, MPI_Datatype recvtype,
                            MPI_Comm comm, const char *algorithm,
                            MPI_Request *request);
+int colibri_allgatherv_init(const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            const MPI_Count recvcounts[],
+                            const MPI_Aint displs[], MPI_Datatype recvtype,
+                            MPI_Comm comm, const char *algorithm,
+                            MPI_Request *request);
 int colibri_bcast_init(void *buffer, MPI_Count count, MPI_Datatype datatype,
                        int root, MPI_Comm comm, const char *algorithm,
                        MPI_Request *request);

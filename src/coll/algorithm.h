@@ -131,6 +131,11 @@ DECLARE_ALGORITHM(allgather, recursive_doubling);
 DECLARE_ALGORITHM(allgather, bruck);
 DECLARE_ALGORITHM(allgather, ring);
 
+/* allgatherv: rcounts and rdispls are every block's bytes and offset,
+ * count all blocks' bytes and volume_max the largest block's. */
+DECLARE_ALGORITHM(allgatherv, recursive_doubling);
+DECLARE_ALGORITHM(allgatherv, ring);
+
 DECLARE_ALGORITHM(bcast, binomial);
 DECLARE_ALGORITHM(bcast, scatter_allgather);
 

@@ -143,6 +143,18 @@ void mpi_allgather_ ALLTOALL_PARAMS
 }
 FORTRAN_ALIASES(allgather, ALLGATHER, ALLTOALL_PARAMS)
 
+#define ALLGATHERV_PARAMS                                                                    \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,           \
+     const MPI_Fint *comm, MPI_Fint *ierror)
+void mpi_allgatherv_ ALLGATHERV_PARAMS
+{
+    set_ierror(ierror, MPI_Allgatherv(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                      c_recvbuf(recvbuf), recvcounts, displs,
+                                      PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(allgatherv, ALLGATHERV, ALLGATHERV_PARAMS)
+
 #define BCAST_PARAMS                                                                   \
     (void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, \
      const MPI_Fint *comm, MPI_Fint *ierror)
@@ -255,6 +267,19 @@ void mpi_iallgather_ IALLTOALL_PARAMS
                                PMPI_Comm_f2c(*comm), &c_request));
 }
 FORTRAN_ALIASES(iallgather, IALLGATHER, IALLTOALL_PARAMS)
+
+#define IALLGATHERV_PARAMS                                                                   \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,           \
+     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void mpi_iallgatherv_ IALLGATHERV_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iallgatherv(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                c_recvbuf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype),
+                                PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(iallgatherv, IALLGATHERV, IALLGATHERV_PARAMS)
 
 #define IBCAST_PARAMS                                                                  \
     (void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, \

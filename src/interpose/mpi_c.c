@@ -188,6 +188,48 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                              NULL);
 }
 
+/* MPI_Allgatherv, MPI_Iallgatherv, MPI_Allgatherv_init with int arrays, on
+ * an intracommunicator (PASS_THROUGH has sent the rest below): the arrays
+ * have PMPI_Comm_size entries. */
+static int allgatherv_int(enum call_kind kind, const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                          const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *req)
+{
+    int size = 0;
+    MPI_Count s[2][64], *rc = NULL, *rd = NULL;
+    if (PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
+        rc = widen(recvcounts, size, s[0]), rd = widen(displs, size, s[1]);
+    int ret;
+    if (!rc || !rd) /* NULL arrays (the MPI below reports them), or out of memory */
+        ret = BELOW(PMPI_Allgatherv, PMPI_Iallgatherv, PMPI_Allgatherv_init, sendbuf, sendcount,
+                    sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    else if (kind == CALL_BLOCKING)
+        ret = colibri_allgatherv(sendbuf, sendcount, sendtype, recvbuf, rc, (const MPI_Aint *)rd,
+                                 recvtype, comm, NULL);
+    else if (kind == CALL_NONBLOCKING)
+        ret = colibri_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, rc, (const MPI_Aint *)rd,
+                                  recvtype, comm, NULL, req);
+    else
+        ret = colibri_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, rc,
+                                      (const MPI_Aint *)rd, recvtype, comm, NULL, req);
+    if (rc != s[0])
+        free(rc);
+    if (rd != s[1])
+        free(rd);
+    return ret;
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                       recvtype, comm));
+    return allgatherv_int(CALL_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, NULL);
+}
+
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     if (native_memo_hit(COLIBRI_BCAST, CALL_BLOCKING, comm, count, datatype, MPI_OP_NULL, root))
@@ -268,6 +310,16 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                               NULL, request);
 }
 
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, comm, request));
+    return allgatherv_int(CALL_NONBLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, request);
+}
+
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request *request)
 {
@@ -337,6 +389,16 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                                         recvtype, comm));
     return colibri_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                              NULL);
+}
+
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                         recvtype, comm));
+    return colibri_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              comm, NULL);
 }
 
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
@@ -414,6 +476,17 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                                   comm, NULL, request);
 }
 
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                            displs, recvtype, comm, info, request));
+    return allgatherv_int(CALL_PERSISTENT, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, request);
+}
+
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Info info, MPI_Request *request)
 {
@@ -435,6 +508,16 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                                          recvtype, comm, request));
     return colibri_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               NULL, request);
+}
+
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                          displs, recvtype, comm, request));
+    return colibri_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, comm, NULL, request);
 }
 
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,

@@ -40,8 +40,9 @@ struct exchange_args {
 
 int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Request *req);
 
-/* allgather (both sides), bcast (the buffer as the receive side, its root)
- * and barrier (the communicator only), with colibri's 64-bit counts. */
+/* allgather (both sides), allgatherv (recvcounts and rdispls, in
+ * elements), bcast (the buffer as the receive side, its root) and barrier
+ * (the communicator only), with colibri's 64-bit counts. */
 struct movement_args {
     colibri_coll coll;
     const void *sendbuf;
@@ -49,6 +50,7 @@ struct movement_args {
     MPI_Datatype sendtype;
     void *recvbuf;
     int64_t recvcount;
+    const int64_t *recvcounts, *rdispls;
     MPI_Datatype recvtype;
     int root;
     MPI_Comm comm;

@@ -65,6 +65,9 @@ const struct algorithm catalog[] = {
     ALG_K(allgather, COLIBRI_ALLGATHER, bruck, 0),
     ALG(allgather, COLIBRI_ALLGATHER, ring, 0),
 
+    ALG(allgatherv, COLIBRI_ALLGATHERV, recursive_doubling, 0),
+    ALG(allgatherv, COLIBRI_ALLGATHERV, ring, 0),
+
     ALG(bcast, COLIBRI_BCAST, binomial, 0),
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
 

@@ -6,7 +6,7 @@
 // abi-ranks: 1 2
 // asan-ranks: 1 3
 /*
- * Allgather, bcast and barrier, blocking, every algorithm of the catalog
+ * Allgather, allgatherv, bcast and barrier, blocking, every algorithm of the catalog
  * found at run time and forced by name through the C API, then "auto" and
  * "native", on MPI_COMM_WORLD and on a split communicator in reversed rank
  * order, against a serial expectation:
@@ -15,16 +15,19 @@
  *    type of n ints received, a strided receive type (its gaps must stay
  *    untouched) and a resized type whose extent is twice its size; the
  *    send buffer never written;
+ *  - allgatherv: uneven counts with empty blocks, in reverse rank order
+ *    with gaps, in place or not, received as MPI_INT or as a resized type
+ *    (a gap after every element);
  *  - bcast: every root, counts 0, 1, 2, 7, 131, 1000 ints, and the strided
  *    type (gaps untouched on every rank);
  *  - barrier: no rank leaves before every rank has entered: each adds one
  *    to a counter in a shared-memory window before the barrier and reads
  *    p after it (when every rank shares a node, as here);
  *  - colibri_last_algorithm names the forced algorithm after each call;
- *  - the interposed MPI_Allgather, MPI_Bcast and MPI_Barrier with
+ *  - the interposed MPI_Allgather(v), MPI_Bcast and MPI_Barrier with
  *    COLIBRI_<COLL>_ALGORITHM set (colibri_config_reload);
  *  - intercommunicators (groups of different sizes) go to the MPI below:
- *    MPI_Bcast (MPI_ROOT, MPI_PROC_NULL), MPI_Allgather (each group gets
+ *    MPI_Bcast (MPI_ROOT, MPI_PROC_NULL), MPI_Allgather(v) (each group gets
  *    the other's blocks), MPI_Barrier, and the C API's blocking and
  *    nonblocking forms, checked from the standard's definitions;
  *  - errors: a root out of range (MPI_ERR_ROOT), unequal signatures
@@ -193,6 +196,80 @@ static void test_allgather(MPI_Comm comm, const char *cname)
                                    false);
 }
 
+/* ---- allgatherv ---- */
+
+/* Blocks of uneven counts (some empty) in reverse rank order with a gap of
+ * one element after each; the receive type MPI_INT or one int of extent
+ * two (resized: a gap after every element). */
+static void allgatherv_case(MPI_Comm comm, const char *cname, const char *alg, int n, bool resized,
+                            bool in_place, int k, bool interposed)
+{
+    int me, p;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &p);
+    const int stride = resized ? 2 : 1;
+    MPI_Datatype rt = MPI_INT;
+    if (resized) {
+        MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &rt);
+        MPI_Type_commit(&rt);
+    }
+    MPI_Count *rc = malloc((size_t)p * sizeof *rc);
+    MPI_Aint *rd = malloc((size_t)p * sizeof *rd);
+    int *ic = malloc((size_t)p * sizeof *ic), *id = malloc((size_t)p * sizeof *id), span = 0;
+    for (int j = p - 1; j >= 0; j--) {
+        rc[j] = ic[j] = (j + n) % 3 == 0 ? 0 : n + j;
+        rd[j] = id[j] = span;
+        span += ic[j] + 1;
+    }
+    const int total = span * stride + 1;
+    int *rbuf = malloc((size_t)total * sizeof(int)), *sbuf = malloc((size_t)(ic[me] + 1) * sizeof(int));
+    for (int i = 0; i < total; i++)
+        rbuf[i] = GUARD;
+    for (int i = 0; i <= ic[me]; i++)
+        sbuf[i] = i < ic[me] ? val(me, i, k) : GUARD;
+    if (in_place)
+        for (int i = 0; i < ic[me]; i++)
+            rbuf[(id[me] + i) * stride] = val(me, i, k);
+    const void *s = in_place ? MPI_IN_PLACE : sbuf;
+    int ret = interposed ? MPI_Allgatherv(s, ic[me], MPI_INT, rbuf, ic, id, rt, comm)
+                         : colibri_allgatherv(s, ic[me], MPI_INT, rbuf, rc, rd, rt, comm, alg);
+    int *want = malloc((size_t)total * sizeof(int)), bad = -1;
+    for (int i = 0; i < total; i++)
+        want[i] = GUARD;
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < ic[j]; i++)
+            want[(id[j] + i) * stride] = val(j, i, k);
+    for (int i = 0; i < total && bad < 0; i++)
+        if (rbuf[i] != want[i])
+            bad = i;
+    for (int i = 0; i <= ic[me] && bad < 0 && !in_place; i++)
+        if (sbuf[i] != (i < ic[me] ? val(me, i, k) : GUARD))
+            bad = total + i;
+    CHECK(ret == MPI_SUCCESS && bad < 0,
+          "allgatherv %s on %s p=%d n=%d%s%s%s: rc %d, element %d is %d, expected %d",
+          alg ? alg : "auto", cname, p, n, resized ? " resized" : "", in_place ? " in place" : "",
+          interposed ? " interposed" : "", ret, bad, bad >= 0 && bad < total ? rbuf[bad] : 0,
+          bad >= 0 && bad < total ? want[bad] : 0);
+    if (!interposed && (!alg || strcmp(alg, "native")))
+        check_last(comm, COLIBRI_ALLGATHERV, alg);
+    free(rc), free(rd), free(ic), free(id), free(rbuf), free(sbuf), free(want);
+    if (resized)
+        MPI_Type_free(&rt);
+}
+
+static void test_allgatherv(MPI_Comm comm, const char *cname)
+{
+    static const int counts[] = {0, 1, 5, 40};
+    const char *names[32];
+    const int nalg = algorithms(COLIBRI_ALLGATHERV, names, 32);
+    int k = 0;
+    for (int a = 0; a < nalg; a++)
+        for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++)
+            for (int t = 0; t < 2; t++)
+                for (int ip = 0; ip < 2; ip++)
+                    allgatherv_case(comm, cname, names[a], counts[c], t, ip, k++, false);
+}
+
 /* ---- bcast ---- */
 
 static void bcast_case(MPI_Comm comm, const char *cname, const char *alg, int n, int root,
@@ -312,9 +389,10 @@ static void test_barrier(MPI_Comm comm, const char *cname)
 static void test_interposed(void)
 {
     int k = 1000;
-    const char *colls[] = {"COLIBRI_ALLGATHER_ALGORITHM", "COLIBRI_BCAST_ALGORITHM"};
-    const colibri_coll cc[] = {COLIBRI_ALLGATHER, COLIBRI_BCAST};
-    for (int c = 0; c < 2; c++) {
+    const char *colls[] = {"COLIBRI_ALLGATHER_ALGORITHM", "COLIBRI_BCAST_ALGORITHM",
+                           "COLIBRI_ALLGATHERV_ALGORITHM"};
+    const colibri_coll cc[] = {COLIBRI_ALLGATHER, COLIBRI_BCAST, COLIBRI_ALLGATHERV};
+    for (int c = 0; c < 3; c++) {
         const char *names[32];
         const int nalg = algorithms(cc[c], names, 32);
         for (int a = 0; a < nalg - 2; a++) {
@@ -323,8 +401,11 @@ static void test_interposed(void)
             if (cc[c] == COLIBRI_ALLGATHER) {
                 allgather_case(MPI_COMM_WORLD, "world", names[a], 5, AG_INT, false, k++, true);
                 allgather_case(MPI_COMM_WORLD, "world", names[a], 5, AG_STRIDED, true, k++, true);
-            } else {
+            } else if (cc[c] == COLIBRI_BCAST) {
                 bcast_case(MPI_COMM_WORLD, "world", names[a], 9, wsize - 1, false, k++, true);
+            } else {
+                allgatherv_case(MPI_COMM_WORLD, "world", names[a], 4, true, false, k++, true);
+                allgatherv_case(MPI_COMM_WORLD, "world", names[a], 2, false, true, k++, true);
             }
             const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, cc[c]);
             CHECK(ran && strcmp(ran, names[a]) == 0, "interposed %s ran %s, forced %s",
@@ -391,6 +472,24 @@ static void test_intercomm(void)
         CHECK(ok, "intercommunicator allgather, form %d: rc %d", form, rc);
         free(rb);
 
+        /* allgatherv: one int from each remote rank, in reverse order */
+        int *ic = malloc((size_t)rsize * sizeof *ic), *id = malloc((size_t)rsize * sizeof *id);
+        MPI_Count *cc = malloc((size_t)rsize * sizeof *cc);
+        MPI_Aint *cd = malloc((size_t)rsize * sizeof *cd);
+        rb = malloc((size_t)rsize * sizeof(int));
+        for (int j = 0; j < rsize; j++)
+            ic[j] = cc[j] = 1, id[j] = cd[j] = rsize - 1 - j, rb[j] = GUARD;
+        rc = form == 0   ? MPI_Allgatherv(sb, 1, MPI_INT, rb, ic, id, MPI_INT, inter)
+             : form == 1 ? colibri_allgatherv(sb, 1, MPI_INT, rb, cc, cd, MPI_INT, inter, NULL)
+                         : colibri_iallgatherv(sb, 1, MPI_INT, rb, cc, cd, MPI_INT, inter, NULL, &r);
+        if (form == 2 && rc == MPI_SUCCESS)
+            rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        ok = rc == MPI_SUCCESS;
+        for (int j = 0; j < rsize; j++)
+            ok = ok && rb[rsize - 1 - j] == val(g ? h + j : j, 0, form);
+        CHECK(ok, "intercommunicator allgatherv, form %d: rc %d", form, rc);
+        free(ic), free(id), free(cc), free(cd), free(rb);
+
         rc = form == 0   ? MPI_Barrier(inter)
              : form == 1 ? colibri_barrier(inter, NULL)
                          : colibri_ibarrier(inter, NULL, &r);
@@ -439,6 +538,8 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - wrank, &reversed);
     test_allgather(MPI_COMM_WORLD, "world");
     test_allgather(reversed, "reversed");
+    test_allgatherv(MPI_COMM_WORLD, "world");
+    test_allgatherv(reversed, "reversed");
     test_bcast(MPI_COMM_WORLD, "world");
     test_bcast(reversed, "reversed");
     test_barrier(MPI_COMM_WORLD, "world");

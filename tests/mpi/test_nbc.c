@@ -112,6 +112,14 @@ static void inst_init(struct inst *t, colibri_coll coll, const char *alg, int n,
         break;
     case COLIBRI_BARRIER:
         break;
+    case COLIBRI_ALLGATHERV: /* uneven blocks, some empty, in reverse rank order */
+        for (int j = p - 1; j >= 0; j--) {
+            t->rc[j] = (j + n) % 3 == 0 ? 0 : n + j;
+            t->rd[j] = j == p - 1 ? 0 : t->rd[j + 1] + t->rc[j + 1];
+            t->nrecv += (int)t->rc[j];
+        }
+        t->nsend = (int)t->rc[t->crank];
+        break;
     default:
         for (int j = 0; j < p; j++) {
             t->sc[j] = a2av_count(t->crank, j, n);
@@ -194,6 +202,13 @@ static void inst_fill(struct inst *t, int k)
         break;
     case COLIBRI_BARRIER:
         break;
+    case COLIBRI_ALLGATHERV:
+        for (int i = 0; i < t->nsend; i++)
+            t->sbuf[i] = val(me, i, k);
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < t->rc[j]; i++)
+                t->expect[t->rd[j] + i] = val(j, i, k);
+        break;
     default:
         for (int j = 0; j < p; j++) {
             for (int i = 0; i < t->sc[j]; i++)
@@ -245,6 +260,11 @@ static int inst_call(struct inst *t, bool persistent, MPI_Request *r)
                           : colibri_ibcast(t->rbuf, t->n, MPI_INT, t->root, c, a, r);
     case COLIBRI_BARRIER:
         return persistent ? colibri_barrier_init(c, a, r) : colibri_ibarrier(c, a, r);
+    case COLIBRI_ALLGATHERV:
+        return persistent ? colibri_allgatherv_init(t->sbuf, t->nsend, MPI_INT, t->rbuf, t->rc,
+                                                    t->rd, MPI_INT, c, a, r)
+                          : colibri_iallgatherv(t->sbuf, t->nsend, MPI_INT, t->rbuf, t->rc, t->rd,
+                                                MPI_INT, c, a, r);
     default:
         return persistent ? colibri_alltoallv_init(t->sbuf, t->sc, t->sd, MPI_INT, t->rbuf, t->rc,
                                                    t->rd, MPI_INT, c, a, r)
@@ -446,6 +466,7 @@ static void test_outstanding(void)
                 {COLIBRI_REDUCE, dup, 17},                {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 1},
                 {COLIBRI_REDUCE_SCATTER, split, 6},       {COLIBRI_ALLGATHER, dup, 3},
                 {COLIBRI_BCAST, split, 11},               {COLIBRI_BARRIER, MPI_COMM_WORLD, 0},
+                {COLIBRI_ALLGATHERV, dup, 4},
                 /* the same shapes again while the first ones run: one cached
                  * schedule pinned by two runs; two scratch schedules taken */
                 {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 300}, {COLIBRI_REDUCE_SCATTER, split, 6},

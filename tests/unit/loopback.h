@@ -72,7 +72,9 @@ struct lb_case {
     int root;                         /* bcast */
 };
 
-/* Allgather: rank i's block (`block` bytes) is lb_byte(call, i, 0, t) and
+/* Allgatherv: `counts` has p entries, rank i's block of counts[i] bytes
+ * lb_byte(call, i, 0, t), received at its displacement of the `displs`
+ * layout (packed or reversed with gaps).  Allgather: rank i's block (`block` bytes) is lb_byte(call, i, 0, t) and
  * every rank's output is the p blocks in rank order.  Bcast: the root's
  * buffer of `block` bytes, lb_byte(call, root, 0, t), is every rank's
  * (SEND is RECV, as the driver binds it).  Barrier: no bytes at all (the
@@ -360,6 +362,8 @@ static int lb_complete(struct lb_world *w, struct lb_rank *r)
 
 static int64_t lb_count(const struct lb_case *c, int i, int j)
 {
+    if (c->alg->coll == COLIBRI_ALLGATHERV)
+        return c->counts[i];
     if (!c->counts)
         return c->block;
     if (c->in_place && i > j) /* symmetric: the upper triangle both ways */
@@ -398,6 +402,9 @@ static int lb_start(struct lb_world *w, const struct lb_case *c, int i, int call
     if (c->alg->coll == COLIBRI_ALLGATHER)
         for (int64_t t = 0; t < c->block; t++)
             (c->in_place ? r->recvbuf + i * c->block : r->sendbuf)[t] = lb_byte(call, i, 0, t);
+    if (c->alg->coll == COLIBRI_ALLGATHERV)
+        for (int64_t t = 0; t < r->rc[i]; t++)
+            (c->in_place ? r->recvbuf + r->rd[i] : r->sendbuf)[t] = lb_byte(call, i, 0, t);
     if (c->alg->coll == COLIBRI_BCAST && i == c->root)
         for (int64_t t = 0; t < c->block; t++)
             r->recvbuf[t] = lb_byte(call, i, 0, t);
@@ -429,6 +436,9 @@ static int lb_check(struct lb_world *w, const struct lb_case *c, int i)
     for (int j = 0; j < p && c->alg->coll == COLIBRI_ALLGATHER; j++)
         for (int64_t t = 0; t < c->block; t++)
             want[j * c->block + t] = lb_byte(r->call, j, 0, t);
+    for (int j = 0; j < p && c->alg->coll == COLIBRI_ALLGATHERV; j++)
+        for (int64_t t = 0; t < r->rc[j]; t++)
+            want[r->rd[j] + t] = lb_byte(r->call, j, 0, t);
     for (int64_t t = 0; c->alg->coll == COLIBRI_BCAST && t < c->block; t++)
         want[t] = lb_byte(r->call, c->root, 0, t);
     for (int j = 0; j < p && !lb_movement(c); j++) {
@@ -443,8 +453,10 @@ static int lb_check(struct lb_world *w, const struct lb_case *c, int i)
             break;
         }
     free(want);
-    for (int64_t t = 0; rc == 0 && c->alg->coll == COLIBRI_ALLGATHER && !c->in_place &&
-                        t < c->block; t++)
+    const int64_t mine = c->alg->coll == COLIBRI_ALLGATHERV ? r->rc[i] : c->block;
+    for (int64_t t = 0; rc == 0 && (c->alg->coll == COLIBRI_ALLGATHER ||
+                                    c->alg->coll == COLIBRI_ALLGATHERV) && !c->in_place &&
+                        t < mine; t++)
         if (r->sendbuf[t] != lb_byte(r->call, i, 0, t))
             rc = lb_fail(w, "rank %d: send buffer written at byte %lld", i, (long long)t);
     for (int j = 0; j < p && rc == 0 && !c->in_place && !lb_movement(c); j++) {
@@ -541,7 +553,9 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         int64_t rs = lb_layout(c, i, false, r->rc, r->rd);
         if (!c->counts) /* alltoall: blocks j * block, both sides */
             ss = rs = c->block * p;
-        if (lb_movement(c)) {
+        if (c->alg->coll == COLIBRI_ALLGATHERV)
+            ss = r->rc[i];
+        else if (lb_movement(c)) {
             ss = c->alg->coll == COLIBRI_ALLGATHER ? c->block : 0;
             rs = c->alg->coll == COLIBRI_ALLGATHER ? c->block * p
                  : c->alg->coll == COLIBRI_BCAST   ? c->block
@@ -577,6 +591,13 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
             r->sp.sdispls = c->in_place ? r->rd : r->sd;
             r->sp.rcounts = r->rc;
             r->sp.rdispls = r->rd;
+        }
+        if (c->alg->coll == COLIBRI_ALLGATHERV) {
+            r->sp.count = r->sp.volume_max = 0;
+            for (int j = 0; j < p; j++) {
+                r->sp.count += r->rc[j];
+                r->sp.volume_max = r->rc[j] > r->sp.volume_max ? r->rc[j] : r->sp.volume_max;
+            }
         }
         if (lb_start(&w, c, i, 0) != 0) {
             rc = -1;

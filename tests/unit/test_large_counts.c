@@ -418,6 +418,45 @@ static void movement_case(const struct algorithm *a, int p, int64_t blk, bool in
           "%s: the cost model's bandwidth term is %g, the collective needs %g", where, c, lower);
 }
 
+/* allgatherv: every other block above 2^31 bytes, the rest 3, packed */
+static void allgatherv_case(const struct algorithm *a, int p, bool in_place)
+{
+    snprintf(casebuf, sizeof casebuf, "allgatherv %s p=%d%s", a->name, p,
+             in_place ? " in-place" : "");
+    where = casebuf;
+    int64_t *v = malloc((size_t)p * 2 * sizeof *v), *d = v + p, total = 0, most = 0;
+    for (int j = 0; j < p; j++) {
+        v[j] = j % 2 ? BIG : 3;
+        d[j] = total;
+        total += v[j];
+        most = v[j] > most ? v[j] : most;
+    }
+    struct traffic t;
+    traffic_init(&t, p);
+    for (int ri = 0; ri < n_ranks_built(p); ri++) {
+        const int rank = rank_built(p, ri);
+        struct sched_params sp = {.rank = rank, .size = p, .count = total, .volume_max = most,
+                                  .elem_size = 1, .in_place = in_place, .rcounts = v,
+                                  .rdispls = d};
+        struct schedule s;
+        sched_init(&s);
+        int rc = a->build(&sp, &s);
+        CHECK(rc == 0, "%s rank %d: builder returned %d", where, rank, rc);
+        struct bufs b = {{in_place ? -1 : v[rank], total, 0, 0, -1}};
+        struct interval need = {0, total};
+        check_schedule(&s, rank, 1, b, in_place ? NULL : &need, !in_place, &t);
+        sched_free(&s);
+    }
+    traffic_check(&t);
+    struct sched_params sp = {.size = p, .count = total, .volume_max = most, .elem_size = 1,
+                              .rcounts = v, .rdispls = d};
+    double c = cost_beta(a, &sp);
+    CHECK(isfinite(c) && c >= 0.999 * (double)(total - most),
+          "%s: the cost model's bandwidth term is %g, the collective needs %g", where, c,
+          (double)(total - most));
+    free(v);
+}
+
 static int64_t vcount(int i, int j, int p)
 {
     if (p > 2 && (i + 2 * j) % 5 == 3)
@@ -520,6 +559,10 @@ int main(int argc, char **argv)
             case COLIBRI_ALLTOALLV:
                 for (int ip = 0; ip < 2; ip++)
                     alltoallv_case(a, p, ip);
+                break;
+            case COLIBRI_ALLGATHERV:
+                for (int ip = 0; ip < 2; ip++)
+                    allgatherv_case(a, p, ip);
                 break;
             case COLIBRI_ALLGATHER:
             case COLIBRI_BCAST:

@@ -4,7 +4,9 @@
  * 129: allgather blocks of 0, 1, 3 and 8 bytes, in place or not, every
  * Bruck radix up to p (a selection past p = 40); bcast of 0, 1, 3, p-1,
  * p+1 and 8p+5 bytes from every root (a selection past p = 40); barrier
- * at every radix.  Each run checks every received byte, the untouched
+ * at every radix; allgatherv by both algorithms with random, empty,
+ * single and uneven blocks, packed or reversed with gaps, in place or not.
+ * Each run checks every received byte, the untouched
  * send buffer, message sizes and deadlock.
  *
  * Counts: ring allgather p-1 rounds of one block each way; Bruck's
@@ -111,6 +113,42 @@ static void test_allgather(int p, struct sched_cost *costs)
                     allgather_case("bruck", p, big_radices[i], b, ip, costs);
             }
         }
+}
+
+/* ---- allgatherv ---- */
+
+static void test_allgatherv(int p, struct sched_cost *costs)
+{
+    int64_t *v = malloc((size_t)p * sizeof *v);
+    uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(p + 1);
+    const char *names[] = {"ring", "recursive_doubling"};
+    for (int pat = 0; pat < 4; pat++) {
+        int64_t total = 0;
+        for (int j = 0; j < p; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            v[j] = pat == 0 ? (int64_t)(x % 6)              /* random, zeros among them */
+                   : pat == 1 ? 0                             /* all empty */
+                   : pat == 2 ? (j == p / 2 ? 5 : 0)          /* one block */
+                              : (int64_t)(j % 3 == 0 ? 0 : j + 1); /* uneven */
+            total += v[j];
+        }
+        for (unsigned a = 0; a < 2; a++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int ip = 0; ip < 2; ip++) {
+                    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLGATHERV, names[a]), .p = p,
+                                        .counts = v, .in_place = ip,
+                                        .displs = lay ? LB_REVERSED : LB_PACKED};
+                    if (!run(&c, costs))
+                        continue;
+                    bool ok = true;
+                    for (int i = 0; i < p; i++)
+                        ok = ok && costs[i].bytes_recvd == total - v[i];
+                    check(ok, "%s pattern %d: rank 0 received %lld bytes, want %lld",
+                          describe(&c), pat, (long long)costs[0].bytes_recvd,
+                          (long long)(total - v[0]));
+                }
+    }
+    free(v);
 }
 
 /* ---- bcast ---- */
@@ -246,6 +284,7 @@ int main(void)
     struct sched_cost *costs = malloc(200 * sizeof *costs);
     for (int i = 0; i < ns; i++) {
         test_allgather(sizes[i], costs);
+        test_allgatherv(sizes[i], costs);
         test_bcast(sizes[i], costs);
         test_barrier(sizes[i], costs);
     }
