@@ -127,6 +127,14 @@ struct lb_world {
     size_t errlen;
 };
 
+/* a's cost function with only a (rounds) or only b (bytes) set. */
+static inline double lb_cost(const struct algorithm *a, const struct sched_params *sp,
+                             double alpha, double beta)
+{
+    struct cost_params m = {.alpha = alpha, .beta = beta};
+    return a->cost(sp, &m);
+}
+
 /* The catalog's algorithm `name` of coll; a missing one ends the test. */
 static inline const struct algorithm *lb_alg(colibri_coll coll, const char *name)
 {

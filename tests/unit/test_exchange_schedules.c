@@ -37,15 +37,6 @@ static bool run(const struct lb_case *c, struct sched_cost *costs)
     return check(rc == 0, "%s: %s", describe(c), err);
 }
 
-/* Cost function with only a (rounds), only b (bytes) or only o (messages
- * sent and received). */
-static double cost_of(const struct algorithm *a, const struct sched_params *sp, double alpha,
-                      double beta)
-{
-    struct cost_params m = {.alpha = alpha, .beta = beta};
-    return a->cost(sp, &m);
-}
-
 static double overhead_of(const struct algorithm *a, const struct sched_params *sp)
 {
     struct cost_params m = {.o = 1};
@@ -89,10 +80,10 @@ static void bruck_case(int p, int radix, int64_t b, bool in_place, struct sched_
     }
     if (b) {
         struct sched_params sp = {.rank = 0, .size = p, .count = b, .elem_size = 1, .radix = radix};
-        check(cost_of(c.alg, &sp, 1, 0) == rounds && cost_of(c.alg, &sp, 0, 1) == (double)bytes &&
+        check(lb_cost(c.alg, &sp, 1, 0) == rounds && lb_cost(c.alg, &sp, 0, 1) == (double)bytes &&
                   overhead_of(c.alg, &sp) == 2.0 * (double)costs[0].msgs_sent,
               "%s: cost function says %g rounds, %g bytes, %g messages", describe(&c),
-              cost_of(c.alg, &sp, 1, 0), cost_of(c.alg, &sp, 0, 1), overhead_of(c.alg, &sp) / 2);
+              lb_cost(c.alg, &sp, 1, 0), lb_cost(c.alg, &sp, 0, 1), overhead_of(c.alg, &sp) / 2);
     }
 }
 
@@ -115,8 +106,8 @@ static void exchange_case(const char *name, int p, int radix, int64_t b, bool in
           costs[0].rounds, (long long)costs[0].msgs_sent, (long long)costs[0].bytes_sent, rounds,
           msgs, (long long)(msgs * b));
     struct sched_params sp = {.rank = 0, .size = p, .count = b, .elem_size = 1, .radix = radix};
-    check(cost_of(c.alg, &sp, 1, 0) == (p > 1 ? (p - 2) / w + 1 : 0) &&
-              cost_of(c.alg, &sp, 0, 1) == (double)((p - 1) * b) &&
+    check(lb_cost(c.alg, &sp, 1, 0) == (p > 1 ? (p - 2) / w + 1 : 0) &&
+              lb_cost(c.alg, &sp, 0, 1) == (double)((p - 1) * b) &&
               overhead_of(c.alg, &sp) == 2.0 * (p - 1),
           "%s: cost function", describe(&c));
 }
@@ -249,9 +240,9 @@ static void test_scratch(int p)
           "alltoallv linear p=%d in-place: scratch %lld of %lld", p, (long long)s.tmp_count[0],
           (long long)(total - v[p - 1]));
     sched_free(&s);
-    check(cost_of(lb_alg(COLIBRI_ALLTOALLV, "linear"), &sp, 1, 0) == (p > 1) &&
-              cost_of(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 1, 0) == p - 1 &&
-              cost_of(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 0, 1) == (double)(p - 1) * 4,
+    check(lb_cost(lb_alg(COLIBRI_ALLTOALLV, "linear"), &sp, 1, 0) == (p > 1) &&
+              lb_cost(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 1, 0) == p - 1 &&
+              lb_cost(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 0, 1) == (double)(p - 1) * 4,
           "alltoallv cost functions p=%d", p);
     free(v);
 }

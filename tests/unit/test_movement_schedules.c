@@ -46,13 +46,6 @@ static bool run(const struct lb_case *c, struct sched_cost *costs)
     return check(rc == 0, "%s: %s", describe(c), err);
 }
 
-static double cost_of(const struct algorithm *a, const struct sched_params *sp, double alpha,
-                      double beta)
-{
-    struct cost_params m = {.alpha = alpha, .beta = beta};
-    return a->cost(sp, &m);
-}
-
 /* ---- allgather ---- */
 
 static void allgather_case(const char *name, int p, int radix, int64_t b, bool in_place,
@@ -63,7 +56,7 @@ static void allgather_case(const char *name, int p, int radix, int64_t b, bool i
     if (!run(&c, costs) || !b)
         return;
     struct sched_params sp = {.size = p, .count = b, .elem_size = 1, .radix = radix};
-    const double lat = cost_of(c.alg, &sp, 1, 0), bw = cost_of(c.alg, &sp, 0, 1);
+    const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
     int64_t most = 0;
     bool ok = true;
     for (int i = 0; i < p; i++)
@@ -159,7 +152,7 @@ static void bcast_case(const char *name, int p, int root, int64_t n, struct sche
     if (!run(&c, costs) || !n)
         return;
     struct sched_params sp = {.size = p, .count = n, .elem_size = 1, .root = root};
-    const double lat = cost_of(c.alg, &sp, 1, 0), bw = cost_of(c.alg, &sp, 0, 1);
+    const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
     bool ok = true;
     if (strcmp(name, "binomial") == 0) {
         for (int i = 0; i < p; i++)
@@ -264,7 +257,7 @@ static void test_barrier(int p, struct sched_cost *costs)
         for (int i = 0; i < p; i++)
             ok = ok && costs[i].rounds == dis_rounds(p, kk) &&
                  costs[i].msgs_sent == radix_subrounds(p, kk) && costs[i].bytes_sent == 0;
-        check(ok && cost_of(c.alg, &sp, 1, 0) == dis_rounds(p, kk),
+        check(ok && lb_cost(c.alg, &sp, 1, 0) == dis_rounds(p, kk),
               "%s: %d rounds, %lld messages", describe(&c), costs[0].rounds,
               (long long)costs[0].msgs_sent);
         if (p < KMAX)
