@@ -23,6 +23,7 @@
 #include "../config/config.h"
 #include "../runtime/native.h"
 #include "../runtime/operation.h"
+#include "../runtime/state/node.h"
 #include "../runtime/stats.h"
 #include "../runtime/validate.h"
 #include "../select/select.h"
@@ -205,6 +206,15 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     if (rc != MPI_SUCCESS) {
         movement_destroy(op);
         return raise_error(a->comm, fn, rc, "could not set up the communicator");
+    }
+    /* A tuning file whose rules or model depend on the node shape needs
+     * the layout (computed once per communicator). */
+    if (wants_auto(a->coll, requested) && select_wants_layout(a->coll)) {
+        rc = node_layout_get(c->cs, &c->sp.layout);
+        if (rc != MPI_SUCCESS) {
+            movement_destroy(op);
+            return raise_error(a->comm, fn, rc, "could not determine the node layout");
+        }
     }
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
     if (rc != MPI_SUCCESS || !op->alg) {
