@@ -58,7 +58,9 @@
 enum dist { DIST_UNIFORM, DIST_SKEWED, DIST_RANDOM };
 static const char *const dist_names[] = {"uniform", "skewed", "random"};
 
-static const char *const coll_names[COLIBRI_NCOLL] = {
+/* The collectives it measures (not yet allgather(v), bcast, barrier). */
+#define BENCHED_COLLS (COLIBRI_ALLTOALLV + 1)
+static const char *const coll_names[BENCHED_COLLS] = {
     "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv"};
 
 struct type {
@@ -208,7 +210,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         usage_exit("unexpected argument");
     if (common.coll) {
         int found = 0;
-        for (int i = 0; i < COLIBRI_NCOLL; i++)
+        for (int i = 0; i < BENCHED_COLLS; i++)
             if (strcmp(common.coll, coll_names[i]) == 0) {
                 o->coll = (colibri_coll)i;
                 found = 1;

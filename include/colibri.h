@@ -31,6 +31,10 @@ typedef enum colibri_coll {
     COLIBRI_REDUCE_SCATTER_BLOCK,
     COLIBRI_ALLTOALL,
     COLIBRI_ALLTOALLV,
+    COLIBRI_ALLGATHER,
+    COLIBRI_BCAST,
+    COLIBRI_BARRIER,
+    COLIBRI_ALLGATHERV,
     COLIBRI_NCOLL
 } colibri_coll;
 
@@ -61,6 +65,22 @@ int colibri_alltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                       void *recvbuf, const MPI_Count recvcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, const char *algorithm);
+
+/* Allgather(v), in the elements of each side's datatype as
+ * MPI_Allgather(v)_c (sendbuf may be MPI_IN_PLACE); broadcast from `root`;
+ * barrier. */
+int colibri_allgather(const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm,
+                      const char *algorithm);
+int colibri_allgatherv(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm,
+                       const char *algorithm);
+int colibri_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                  int root, MPI_Comm comm, const char *algorithm);
+int colibri_barrier(MPI_Comm comm, const char *algorithm);
 
 /* Nonblocking and persistent forms.  The same algorithms (and names) as
  * the blocking calls; *request is an ordinary MPI_Request for MPI_Wait,
@@ -104,6 +124,21 @@ int colibri_ialltoallv(const void *sendbuf, const MPI_Count sendcounts[],
                        const MPI_Aint rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, const char *algorithm,
                        MPI_Request *request);
+int colibri_iallgather(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype,
+                       MPI_Comm comm, const char *algorithm,
+                       MPI_Request *request);
+int colibri_iallgatherv(const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf,
+                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, MPI_Comm comm,
+                        const char *algorithm, MPI_Request *request);
+int colibri_ibcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                   int root, MPI_Comm comm, const char *algorithm,
+                   MPI_Request *request);
+int colibri_ibarrier(MPI_Comm comm, const char *algorithm,
+                     MPI_Request *request);
 
 int colibri_allreduce_init(const void *sendbuf, void *recvbuf, MPI_Count count,
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -132,6 +167,22 @@ int colibri_alltoallv_init(const void *sendbuf, const MPI_Count sendcounts[],
                            const MPI_Aint rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm, const char *algorithm,
                            MPI_Request *request);
+int colibri_allgather_init(const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, const char *algorithm,
+                           MPI_Request *request);
+int colibri_allgatherv_init(const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            const MPI_Count recvcounts[],
+                            const MPI_Aint displs[], MPI_Datatype recvtype,
+                            MPI_Comm comm, const char *algorithm,
+                            MPI_Request *request);
+int colibri_bcast_init(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                       int root, MPI_Comm comm, const char *algorithm,
+                       MPI_Request *request);
+int colibri_barrier_init(MPI_Comm comm, const char *algorithm,
+                         MPI_Request *request);
 
 /* MPI_Start for any request (colibri's persistent ones and the MPI's):
  * for programs that link colibri without its MPI_Start wrapper. */

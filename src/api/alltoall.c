@@ -26,55 +26,7 @@
 #include "../runtime/executor.h"
 #include "../runtime/stats.h"
 #include "../runtime/validate.h"
-
-/* One side (send or receive) of the call, in elements of its datatype. */
-struct side {
-    const void *buf;
-    const int64_t *counts, *displs; /* alltoallv; NULL for alltoall */
-    int64_t count;                  /* alltoall: elements per block */
-    MPI_Datatype dt;
-    struct dtinfo dti;
-};
-
-static int64_t side_count(const struct side *s, int j)
-{
-    return s->counts ? s->counts[j] : s->count;
-}
-
-static int64_t side_displ(const struct side *s, int j)
-{
-    return s->counts ? s->displs[j] : (int64_t)j * s->count;
-}
-
-static int check_side(const struct side *s, int size, const char *what, char *msg, size_t len)
-{
-    if (s->dt == MPI_DATATYPE_NULL) {
-        snprintf(msg, len, "%stype is MPI_DATATYPE_NULL", what);
-        return MPI_ERR_TYPE;
-    }
-    if (!s->counts && s->count < 0) {
-        snprintf(msg, len, "%scount is negative (%lld)", what, (long long)s->count);
-        return MPI_ERR_COUNT;
-    }
-    int64_t total = 0;
-    for (int j = 0; s->counts && j < size; j++) {
-        if (s->counts[j] < 0) {
-            snprintf(msg, len, "%scounts[%d] is negative (%lld)", what, j, (long long)s->counts[j]);
-            return MPI_ERR_COUNT;
-        }
-        total += s->counts[j];
-    }
-    if (!s->counts)
-        total = s->count * size;
-    MPI_Aint lb = 0, extent = 0;
-    if (s->buf == NULL && total > 0 && PMPI_Type_get_true_extent(s->dt, &lb, &extent) == MPI_SUCCESS &&
-        lb == 0) {
-        snprintf(msg, len, "%sbuf is NULL with %lld elements to %s", what, (long long)total,
-                 what[0] == 's' ? "send" : "receive");
-        return MPI_ERR_BUFFER;
-    }
-    return MPI_SUCCESS;
-}
+#include "bytes.h"
 
 static int validate(colibri_coll coll, const struct side *snd, const struct side *rcv,
                     bool in_place, int size, char *msg, size_t len)
@@ -115,71 +67,6 @@ static int validate(colibri_coll coll, const struct side *snd, const struct side
     return MPI_SUCCESS;
 }
 
-/* A side's bytes: the user's memory when its type is contiguous, else a
- * staging area holding block j's packed bytes at byte offset displs[j] x
- * type size.  `base` is where byte offset 0 lies. */
-struct view {
-    char *base;
-    void *stage; /* allocation to free, NULL when the user's memory is used */
-};
-
-static int pack_block(const struct side *s, int j, char *base, bool unpack, MPI_Comm comm)
-{
-    int64_t n = side_count(s, j), done = 0;
-    char *user = (char *)s->buf + side_displ(s, j) * s->dti.extent;
-    char *packed = base + side_displ(s, j) * s->dti.size;
-    /* PMPI_Pack takes int counts: go a chunk of elements at a time. */
-    int64_t chunk = s->dti.size > 0 ? INT_MAX / s->dti.size : n;
-    if (chunk < 1)
-        chunk = 1;
-    while (done < n) {
-        int k = (int)(n - done < chunk ? n - done : chunk), pos = 0, bytes = k * s->dti.size;
-        char *u = user + done * s->dti.extent, *pk = packed + done * s->dti.size;
-        int rc = unpack ? PMPI_Unpack(pk, bytes, &pos, u, k, s->dt, comm)
-                        : PMPI_Pack(u, k, s->dt, pk, bytes, &pos, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        done += k;
-    }
-    return MPI_SUCCESS;
-}
-
-static int view_open(const struct side *s, int size, bool fill, struct view *v, MPI_Comm comm)
-{
-    v->stage = NULL;
-    if (s->dti.contiguous) {
-        v->base = (char *)s->buf;
-        return MPI_SUCCESS;
-    }
-    int64_t lo = 0, hi = 0;
-    for (int j = 0; j < size; j++) {
-        int64_t a = side_displ(s, j) * s->dti.size, b = a + side_count(s, j) * s->dti.size;
-        if (side_count(s, j) == 0)
-            continue;
-        lo = a < lo ? a : lo;
-        hi = b > hi ? b : hi;
-    }
-    v->stage = malloc(hi > lo ? (size_t)(hi - lo) : 1);
-    if (!v->stage)
-        return MPI_ERR_NO_MEM;
-    v->base = (char *)v->stage - lo;
-    for (int j = 0; fill && j < size; j++) {
-        int rc = pack_block(s, j, v->base, false, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
-}
-
-static int view_close(const struct side *s, int size, struct view *v, bool drain, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS;
-    for (int j = 0; v->stage && drain && j < size && rc == MPI_SUCCESS; j++)
-        rc = pack_block(s, j, v->base, true, comm);
-    free(v->stage);
-    v->stage = NULL;
-    return rc;
-}
 
 /* alltoallv's automatic choice must be the same on every rank, and one rank
  * sending megabytes makes the call large for all: the ranks agree, in one
@@ -201,18 +88,6 @@ static void set_agreed(struct sched_params *p, const int64_t v[AGREED_SIZES])
     p->volume_min = -v[2];
 }
 
-/* A predefined datatype: never freed, so its handle never names another. */
-static bool predefined(MPI_Datatype dt)
-{
-    int ni, na, nd, combiner = -1;
-    return PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
-           combiner == MPI_COMBINER_NAMED;
-}
-
-static bool wants_auto(colibri_coll coll, const char *requested)
-{
-    return select_names_auto(coll, requested);
-}
 
 /* An all-to-all in flight: the operation and what it owns. */
 struct exchange_op {

@@ -38,6 +38,9 @@ int cost_link_share(const struct sched_params *p);
  * the lightest rank's mean over its p - 1 peers, and the bytes by which the
  * busiest rank exceeds the lightest; unknown volumes: the largest block
  * (p->count) and 0, every block taken as the largest. */
+/* The radix k of a k-ary exchange (Bruck, dissemination): the call's, else
+ * 2, at most p and at least 2. */
+int cost_radix(const struct sched_params *p);
 double cost_typical_block(const struct sched_params *p);
 double cost_excess_volume(const struct sched_params *p);
 
@@ -140,5 +143,19 @@ DECLARE_ALGORITHM(alltoallv, linear);
 DECLARE_ALGORITHM(alltoallv, pairwise);
 DECLARE_ALGORITHM(alltoallv, sloav);
 DECLARE_ALGORITHM(alltoallv, sloavx);
+
+DECLARE_ALGORITHM(allgather, recursive_doubling);
+DECLARE_ALGORITHM(allgather, bruck);
+DECLARE_ALGORITHM(allgather, ring);
+
+/* allgatherv: rcounts and rdispls are every block's bytes and offset,
+ * count all blocks' bytes and volume_max the largest block's. */
+DECLARE_ALGORITHM(allgatherv, recursive_doubling);
+DECLARE_ALGORITHM(allgatherv, ring);
+
+DECLARE_ALGORITHM(bcast, binomial);
+DECLARE_ALGORITHM(bcast, scatter_allgather);
+
+DECLARE_ALGORITHM(barrier, dissemination);
 
 #endif

@@ -9,6 +9,14 @@ int cost_link_share(const struct sched_params *p)
     return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
 }
 
+int cost_radix(const struct sched_params *p)
+{
+    int k = p->radix > 0 ? p->radix : 2;
+    if (k > p->size)
+        k = p->size;
+    return k < 2 ? 2 : k;
+}
+
 double cost_typical_block(const struct sched_params *p)
 {
     return p->volume_min > 0 && p->size > 1 ? (double)p->volume_min / (p->size - 1)

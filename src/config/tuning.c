@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char *const coll_names[COLIBRI_NCOLL] = {
-    "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv"};
+    "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv",
+    "allgather", "bcast", "barrier", "allgatherv"};
 
 const char *colibri_coll_name(colibri_coll coll)
 {

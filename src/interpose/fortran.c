@@ -134,6 +134,43 @@ void mpi_alltoallv_ ALLTOALLV_PARAMS
 }
 FORTRAN_ALIASES(alltoallv, ALLTOALLV, ALLTOALLV_PARAMS)
 
+/* Same arguments as alltoall. */
+void mpi_allgather_ ALLTOALL_PARAMS
+{
+    set_ierror(ierror, MPI_Allgather(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                     c_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                                     PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(allgather, ALLGATHER, ALLTOALL_PARAMS)
+
+#define ALLGATHERV_PARAMS                                                                    \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,           \
+     const MPI_Fint *comm, MPI_Fint *ierror)
+void mpi_allgatherv_ ALLGATHERV_PARAMS
+{
+    set_ierror(ierror, MPI_Allgatherv(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                      c_recvbuf(recvbuf), recvcounts, displs,
+                                      PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(allgatherv, ALLGATHERV, ALLGATHERV_PARAMS)
+
+#define BCAST_PARAMS                                                                   \
+    (void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, \
+     const MPI_Fint *comm, MPI_Fint *ierror)
+void mpi_bcast_ BCAST_PARAMS
+{
+    set_ierror(ierror, MPI_Bcast(c_recvbuf(buffer), *count, PMPI_Type_f2c(*datatype), *root,
+                                 PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(bcast, BCAST, BCAST_PARAMS)
+
+void mpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Barrier(PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(barrier, BARRIER, (const MPI_Fint *comm, MPI_Fint *ierror))
+
 /*
  * Nonblocking collectives.  The request goes back to Fortran as its handle;
  * Open MPI's Fortran wait and test calls would then PMPI_Wait on it and
@@ -221,6 +258,45 @@ void mpi_ialltoallv_ IALLTOALLV_PARAMS
                                PMPI_Comm_f2c(*comm), &c_request));
 }
 FORTRAN_ALIASES(ialltoallv, IALLTOALLV, IALLTOALLV_PARAMS)
+
+void mpi_iallgather_ IALLTOALL_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iallgather(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                               c_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                               PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(iallgather, IALLGATHER, IALLTOALL_PARAMS)
+
+#define IALLGATHERV_PARAMS                                                                   \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,           \
+     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void mpi_iallgatherv_ IALLGATHERV_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iallgatherv(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                c_recvbuf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype),
+                                PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(iallgatherv, IALLGATHERV, IALLGATHERV_PARAMS)
+
+#define IBCAST_PARAMS                                                                  \
+    (void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, \
+     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void mpi_ibcast_ IBCAST_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Ibcast(c_recvbuf(buffer), *count, PMPI_Type_f2c(*datatype), *root,
+                           PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(ibcast, IBCAST, IBCAST_PARAMS)
+
+void mpi_ibarrier_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    REQUEST_OUT(request, ierror, MPI_Ibarrier(PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(ibarrier, IBARRIER, (const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror))
 
 /*
  * The wait and test calls, through the C ones of requests.c: Fortran

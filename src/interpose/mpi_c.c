@@ -177,6 +177,75 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                          recvcounts, rdispls, recvtype, comm, NULL);
 }
 
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_ALLGATHER, CALL_BLOCKING, comm, recvcount, recvtype, MPI_OP_NULL, 0))
+        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    PASS_THROUGH(comm, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      comm));
+    return colibri_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                             NULL);
+}
+
+/* MPI_Allgatherv, MPI_Iallgatherv, MPI_Allgatherv_init with int arrays, on
+ * an intracommunicator (PASS_THROUGH has sent the rest below): the arrays
+ * have PMPI_Comm_size entries. */
+static int allgatherv_int(enum call_kind kind, const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                          const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *req)
+{
+    int size = 0;
+    MPI_Count s[2][64], *rc = NULL, *rd = NULL;
+    if (PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
+        rc = widen(recvcounts, size, s[0]), rd = widen(displs, size, s[1]);
+    int ret;
+    if (!rc || !rd) /* NULL arrays (the MPI below reports them), or out of memory */
+        ret = BELOW(PMPI_Allgatherv, PMPI_Iallgatherv, PMPI_Allgatherv_init, sendbuf, sendcount,
+                    sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    else if (kind == CALL_BLOCKING)
+        ret = colibri_allgatherv(sendbuf, sendcount, sendtype, recvbuf, rc, (const MPI_Aint *)rd,
+                                 recvtype, comm, NULL);
+    else if (kind == CALL_NONBLOCKING)
+        ret = colibri_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, rc, (const MPI_Aint *)rd,
+                                  recvtype, comm, NULL, req);
+    else
+        ret = colibri_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, rc,
+                                      (const MPI_Aint *)rd, recvtype, comm, NULL, req);
+    if (rc != s[0])
+        free(rc);
+    if (rd != s[1])
+        free(rd);
+    return ret;
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                       recvtype, comm));
+    return allgatherv_int(CALL_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, NULL);
+}
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_BCAST, CALL_BLOCKING, comm, count, datatype, MPI_OP_NULL, root))
+        return PMPI_Bcast(buffer, count, datatype, root, comm);
+    PASS_THROUGH(comm, PMPI_Bcast(buffer, count, datatype, root, comm));
+    return colibri_bcast(buffer, count, datatype, root, comm, NULL);
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_BARRIER, CALL_BLOCKING, comm, 0, MPI_BYTE, MPI_OP_NULL, 0))
+        return PMPI_Barrier(comm);
+    PASS_THROUGH(comm, PMPI_Barrier(comm));
+    return colibri_barrier(comm, NULL);
+}
+
 /* Nonblocking forms (MPI-3). */
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -232,6 +301,38 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                          recvcounts, rdispls, recvtype, comm, request);
 }
 
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       comm, request));
+    return colibri_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              NULL, request);
+}
+
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, comm, request));
+    return allgatherv_int(CALL_NONBLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, request);
+}
+
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Ibcast(buffer, count, datatype, root, comm, request));
+    return colibri_ibcast(buffer, count, datatype, root, comm, NULL, request);
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Ibarrier(comm, request));
+    return colibri_ibarrier(comm, NULL, request);
+}
+
 #if MPI_VERSION >= 4
 /* MPI-4 large-count forms (mpi4py on MPICH calls these for every reduction). */
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
@@ -279,6 +380,31 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                                         rdispls, recvtype, comm));
     return colibri_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                              recvtype, comm, NULL);
+}
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                        recvtype, comm));
+    return colibri_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                             NULL);
+}
+
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                         recvtype, comm));
+    return colibri_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              comm, NULL);
+}
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Bcast_c(buffer, count, datatype, root, comm));
+    return colibri_bcast(buffer, count, datatype, root, comm, NULL);
 }
 
 /* MPI-4 persistent collectives (the info argument has no key colibri
@@ -338,6 +464,67 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                                            recvcounts, rdispls, recvtype, comm, info, request));
     return alltoallv_int(CALL_PERSISTENT, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                          recvcounts, rdispls, recvtype, comm, request);
+}
+
+int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                           recvtype, comm, info, request));
+    return colibri_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm, NULL, request);
+}
+
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                            displs, recvtype, comm, info, request));
+    return allgatherv_int(CALL_PERSISTENT, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, request);
+}
+
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request));
+    return colibri_bcast_init(buffer, count, datatype, root, comm, NULL, request);
+}
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Barrier_init(comm, info, request));
+    return colibri_barrier_init(comm, NULL, request);
+}
+
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         recvtype, comm, request));
+    return colibri_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              NULL, request);
+}
+
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                          displs, recvtype, comm, request));
+    return colibri_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, comm, NULL, request);
+}
+
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Ibcast_c(buffer, count, datatype, root, comm, request));
+    return colibri_ibcast(buffer, count, datatype, root, comm, NULL, request);
 }
 
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,

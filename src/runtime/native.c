@@ -243,6 +243,72 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll)
     return MPI_SUCCESS;
 }
 
+/* Allgatherv's arrays have one entry per process it receives from: the
+ * remote group's size on an intercommunicator (peer_count).  NULL arrays go
+ * below as they are, for the MPI to report. */
+static int native_allgatherv(const struct movement_args *a, enum call_kind kind, MPI_Request *req)
+{
+    const int size = peer_count(a->comm);
+    int fits = a->sendcount <= INT_MAX;
+    for (int i = 0; a->recvcounts && a->rdispls && i < size; i++)
+        fits = fits && a->recvcounts[i] <= INT_MAX && a->rdispls[i] <= INT_MAX &&
+               a->rdispls[i] >= INT_MIN;
+    if (!fits) {
+#if HAVE_LARGE_COUNT
+        return FORMS(PMPI_Allgatherv_c, PMPI_Iallgatherv_c, PMPI_Allgatherv_init_c, a->sendbuf,
+                     a->sendcount, a->sendtype, a->recvbuf, (const MPI_Count *)a->recvcounts,
+                     (const MPI_Aint *)a->rdispls, a->recvtype, a->comm);
+#else
+        return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
+#endif
+    }
+    /* narrowed copies, freed on return (see native_exchange) */
+    int *v = malloc((size_t)(size ? size : 1) * 2 * sizeof *v);
+    if (!v)
+        return refuse(a->comm, a->coll, kind, MPI_ERR_NO_MEM, "out of memory");
+    for (int i = 0; i < size; i++) {
+        v[i] = a->recvcounts ? (int)a->recvcounts[i] : 0;
+        v[size + i] = a->rdispls ? (int)a->rdispls[i] : 0;
+    }
+    int r = FORMS(PMPI_Allgatherv, PMPI_Iallgatherv, PMPI_Allgatherv_init, a->sendbuf,
+                  (int)a->sendcount, a->sendtype, a->recvbuf, a->recvcounts ? v : NULL,
+                  a->rdispls ? v + size : NULL, a->recvtype, a->comm);
+    free(v);
+    return r;
+}
+
+int native_movement(const struct movement_args *a, enum call_kind kind, MPI_Request *req)
+{
+    if (MPI_VERSION < 4 && kind == CALL_PERSISTENT)
+        return refuse(a->comm, a->coll, kind, MPI_ERR_UNSUPPORTED_OPERATION, NO_PERSISTENT);
+    if (a->coll == COLIBRI_BARRIER)
+        return FORMS(PMPI_Barrier, PMPI_Ibarrier, PMPI_Barrier_init, a->comm);
+    const bool fits = a->sendcount <= INT_MAX && a->recvcount <= INT_MAX;
+    if (a->coll == COLIBRI_BCAST) {
+        if (fits)
+            return FORMS(PMPI_Bcast, PMPI_Ibcast, PMPI_Bcast_init, a->recvbuf, (int)a->recvcount,
+                         a->recvtype, a->root, a->comm);
+#if HAVE_LARGE_COUNT
+        return FORMS(PMPI_Bcast_c, PMPI_Ibcast_c, PMPI_Bcast_init_c, a->recvbuf, a->recvcount,
+                     a->recvtype, a->root, a->comm);
+#else
+        return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
+#endif
+    }
+    if (a->coll == COLIBRI_ALLGATHERV)
+        return native_allgatherv(a, kind, req);
+    if (fits)
+        return FORMS(PMPI_Allgather, PMPI_Iallgather, PMPI_Allgather_init, a->sendbuf,
+                     (int)a->sendcount, a->sendtype, a->recvbuf, (int)a->recvcount, a->recvtype,
+                     a->comm);
+#if HAVE_LARGE_COUNT
+    return FORMS(PMPI_Allgather_c, PMPI_Iallgather_c, PMPI_Allgather_init_c, a->sendbuf,
+                 a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype, a->comm);
+#else
+    return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
+#endif
+}
+
 _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
 bool native_memo_used;
 

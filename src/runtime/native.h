@@ -56,6 +56,24 @@ bool native_pair_agrees(MPI_Op op, MPI_Datatype dt, colibri_kernel k, int tsize)
  * it as "none"; MPI_SUCCESS. */
 int nothing_ran(MPI_Comm comm, colibri_coll coll);
 
+/* allgather (both sides), allgatherv (recvcounts and rdispls, in
+ * elements), bcast (the buffer as the receive side, its root) and barrier
+ * (the communicator only), with colibri's 64-bit counts. */
+struct movement_args {
+    colibri_coll coll;
+    const void *sendbuf;
+    int64_t sendcount;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    int64_t recvcount;
+    const int64_t *recvcounts, *rdispls;
+    MPI_Datatype recvtype;
+    int root;
+    MPI_Comm comm;
+};
+
+int native_movement(const struct movement_args *a, enum call_kind kind, MPI_Request *req);
+
 /* Intercommunicators and MPI_COMM_NULL go to the MPI below, which handles
  * or reports them. */
 int comm_passes_through(MPI_Comm comm);

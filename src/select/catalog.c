@@ -60,6 +60,18 @@ const struct algorithm catalog[] = {
     ALG(alltoallv, COLIBRI_ALLTOALLV, pairwise, 0),
     ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloav, 0),
     ALG_K(alltoallv, COLIBRI_ALLTOALLV, sloavx, R_NODE_AWARE | R_BLOCKING_ONLY),
+
+    ALG(allgather, COLIBRI_ALLGATHER, recursive_doubling, 0),
+    ALG_K(allgather, COLIBRI_ALLGATHER, bruck, 0),
+    ALG(allgather, COLIBRI_ALLGATHER, ring, 0),
+
+    ALG(allgatherv, COLIBRI_ALLGATHERV, recursive_doubling, 0),
+    ALG(allgatherv, COLIBRI_ALLGATHERV, ring, 0),
+
+    ALG(bcast, COLIBRI_BCAST, binomial, 0),
+    ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
+
+    ALG_K(barrier, COLIBRI_BARRIER, dissemination, 0),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 

@@ -49,6 +49,11 @@
 #include "select/calibrate.h"
 #include "select/catalog.h"
 
+/* The collectives it measures: the reductions and the all-to-alls
+ * (allgather, bcast and barrier are chosen by the cost model alone for
+ * now). */
+#define TUNED_COLLS (COLIBRI_ALLTOALLV + 1)
+
 #define MAX_CANDS 48
 #define MAX_SIZES 64
 #define MAX_REPS 9
@@ -160,10 +165,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
             snprintf(list, sizeof list, "%s", v);
             for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
                 int c = 0;
-                while (c < COLIBRI_NCOLL && strcmp(t, colibri_coll_name((colibri_coll)c)))
+                while (c < TUNED_COLLS && strcmp(t, colibri_coll_name((colibri_coll)c)))
                     c++;
-                if (c == COLIBRI_NCOLL)
-                    fail("unknown collective", t);
+                if (c == TUNED_COLLS)
+                    fail("unknown or untuned collective", t);
                 o->colls[c] = any = true;
             }
         } else {
@@ -178,7 +183,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         i += takes;
     }
     if (!any)
-        for (int c = 0; c < COLIBRI_NCOLL; c++)
+        for (int c = 0; c < TUNED_COLLS; c++)
             o->colls[c] = true;
     if (o->max_bytes < o->min_bytes)
         fail("max below min", "");

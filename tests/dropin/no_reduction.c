@@ -1,8 +1,9 @@
 /*
- * A plain MPI program that never calls a reduction: preloading colibri must
- * change nothing for it (and COLIBRI_STATS must report no call).  It passes a
- * token around a ring, broadcasts, and duplicates and frees a communicator;
- * a wrong value makes the exit status nonzero.
+ * A plain MPI program that never calls a collective colibri replaces (no
+ * reduction, all-to-all, allgather(v), bcast or barrier): preloading colibri
+ * must change nothing for it (and COLIBRI_STATS must report no call).  It
+ * passes a token around a ring, gathers, scans, and duplicates and frees a
+ * communicator; a wrong value makes the exit status nonzero.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -21,10 +22,14 @@ int main(int argc, char **argv)
 
     MPI_Comm dup;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    double v = rank == size - 1 ? 2.5 : 0.0;
-    MPI_Bcast(&v, 1, MPI_DOUBLE, size - 1, dup);
-    errors += v != 2.5;
-    MPI_Barrier(dup);
+    int all[64] = {0}, mine = rank * 3, prefix = -1;
+    if (size <= 64) {
+        MPI_Gather(&mine, 1, MPI_INT, all, 1, MPI_INT, size - 1, dup);
+        for (int r = 0; rank == size - 1 && r < size; r++)
+            errors += all[r] != r * 3;
+    }
+    MPI_Scan(&mine, &prefix, 1, MPI_INT, MPI_SUM, dup);
+    errors += prefix != 3 * rank * (rank + 1) / 2;
     MPI_Comm_free(&dup);
 
     if (errors)

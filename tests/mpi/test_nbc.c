@@ -70,6 +70,7 @@ struct inst {
     int nsend, nrecv;
     MPI_Count *counts, *sc, *rc; /* reduce_scatter counts; alltoallv counts */
     MPI_Aint *sd, *rd;
+    bool fixed_root; /* persistent: the root given at init, 0 */
 };
 
 static int a2av_count(int from, int to, int n) { return ((from + 2 * to) % 3) * n; }
@@ -104,6 +105,22 @@ static void inst_init(struct inst *t, colibri_coll coll, const char *alg, int n,
     case COLIBRI_ALLTOALL:
         t->nsend = t->nrecv = n * p;
         break;
+    case COLIBRI_ALLGATHER:
+        t->nsend = n, t->nrecv = n * p;
+        break;
+    case COLIBRI_BCAST: /* the buffer is rbuf */
+        t->nrecv = n;
+        break;
+    case COLIBRI_BARRIER:
+        break;
+    case COLIBRI_ALLGATHERV: /* uneven blocks, some empty, in reverse rank order */
+        for (int j = p - 1; j >= 0; j--) {
+            t->rc[j] = (j + n) % 3 == 0 ? 0 : n + j;
+            t->rd[j] = j == p - 1 ? 0 : t->rd[j + 1] + t->rc[j + 1];
+            t->nrecv += (int)t->rc[j];
+        }
+        t->nsend = (int)t->rc[t->crank];
+        break;
     default:
         for (int j = 0; j < p; j++) {
             t->sc[j] = a2av_count(t->crank, j, n);
@@ -134,7 +151,7 @@ static void inst_fill(struct inst *t, int k)
 {
     const int p = t->csize, n = t->n, me = t->crank;
     t->k = k;
-    t->root = k % p;
+    t->root = t->fixed_root ? 0 : k % p;
     for (int i = 0; i <= t->nrecv; i++)
         t->rbuf[i] = SENTINEL;
     int off = 0;
@@ -170,6 +187,29 @@ static void inst_fill(struct inst *t, int k)
                 t->expect[j * n + i] = val(j, me * 1000 + i, k);
             }
         break;
+    case COLIBRI_ALLGATHER:
+        for (int i = 0; i < n; i++)
+            t->sbuf[i] = val(me, i, k);
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < n; i++)
+                t->expect[j * n + i] = val(j, i, k);
+        break;
+    case COLIBRI_BCAST:
+        for (int i = 0; i < n; i++) {
+            t->expect[i] = val(t->root, i, k);
+            if (me == t->root)
+                t->rbuf[i] = t->expect[i];
+        }
+        break;
+    case COLIBRI_BARRIER:
+        break;
+    case COLIBRI_ALLGATHERV:
+        for (int i = 0; i < t->nsend; i++)
+            t->sbuf[i] = val(me, i, k);
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < t->rc[j]; i++)
+                t->expect[t->rd[j] + i] = val(j, i, k);
+        break;
     default:
         for (int j = 0; j < p; j++) {
             for (int i = 0; i < t->sc[j]; i++)
@@ -186,6 +226,7 @@ static int inst_call(struct inst *t, bool persistent, MPI_Request *r)
 {
     const char *a = t->alg;
     MPI_Comm c = t->comm;
+    t->fixed_root = persistent;
     switch (t->coll) {
     case COLIBRI_ALLREDUCE:
         return persistent ? colibri_allreduce_init(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r)
@@ -210,6 +251,21 @@ static int inst_call(struct inst *t, bool persistent, MPI_Request *r)
                                                   c, a, r)
                           : colibri_ialltoall(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT, c,
                                               a, r);
+    case COLIBRI_ALLGATHER:
+        return persistent ? colibri_allgather_init(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT,
+                                                   c, a, r)
+                          : colibri_iallgather(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT, c,
+                                               a, r);
+    case COLIBRI_BCAST: /* a persistent bcast keeps its root: 0 */
+        return persistent ? colibri_bcast_init(t->rbuf, t->n, MPI_INT, 0, c, a, r)
+                          : colibri_ibcast(t->rbuf, t->n, MPI_INT, t->root, c, a, r);
+    case COLIBRI_BARRIER:
+        return persistent ? colibri_barrier_init(c, a, r) : colibri_ibarrier(c, a, r);
+    case COLIBRI_ALLGATHERV:
+        return persistent ? colibri_allgatherv_init(t->sbuf, t->nsend, MPI_INT, t->rbuf, t->rc,
+                                                    t->rd, MPI_INT, c, a, r)
+                          : colibri_iallgatherv(t->sbuf, t->nsend, MPI_INT, t->rbuf, t->rc, t->rd,
+                                                MPI_INT, c, a, r);
     default:
         return persistent ? colibri_alltoallv_init(t->sbuf, t->sc, t->sd, MPI_INT, t->rbuf, t->rc,
                                                    t->rd, MPI_INT, c, a, r)
@@ -409,7 +465,9 @@ static void test_outstanding(void)
     } plan[] = {{COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 300}, {COLIBRI_ALLTOALL, dup, 5},
                 {COLIBRI_REDUCE_SCATTER_BLOCK, split, 9}, {COLIBRI_ALLTOALLV, MPI_COMM_WORLD, 4},
                 {COLIBRI_REDUCE, dup, 17},                {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 1},
-                {COLIBRI_REDUCE_SCATTER, split, 6},
+                {COLIBRI_REDUCE_SCATTER, split, 6},       {COLIBRI_ALLGATHER, dup, 3},
+                {COLIBRI_BCAST, split, 11},               {COLIBRI_BARRIER, MPI_COMM_WORLD, 0},
+                {COLIBRI_ALLGATHERV, dup, 4},
                 /* the same shapes again while the first ones run: one cached
                  * schedule pinned by two runs; two scratch schedules taken */
                 {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 300}, {COLIBRI_REDUCE_SCATTER, split, 6},

@@ -69,7 +69,17 @@ struct lb_case {
     int calls;                        /* successive calls (0: 1) */
     int64_t *sizes;                   /* p x NSEG_SIZES: each rank's sched_params.sizes_out
                                          after its last call (NULL: not asked) */
+    int root;                         /* bcast */
 };
+
+/* Allgatherv: `counts` has p entries, rank i's block of counts[i] bytes
+ * lb_byte(call, i, 0, t), received at its displacement of the `displs`
+ * layout (packed or reversed with gaps).  Allgather: rank i's block (`block` bytes) is lb_byte(call, i, 0, t) and
+ * every rank's output is the p blocks in rank order.  Bcast: the root's
+ * buffer of `block` bytes, lb_byte(call, root, 0, t), is every rank's
+ * (SEND is RECV, as the driver binds it).  Barrier: no bytes at all (the
+ * runner then checks matching and deadlock only). */
+static inline bool lb_movement(const struct lb_case *c) { return c->alg->coll >= COLIBRI_ALLGATHER; }
 
 #define LB_FLAGS 8 /* flags per rank of a node */
 
@@ -116,6 +126,25 @@ struct lb_world {
     char *err;
     size_t errlen;
 };
+
+/* a's cost function with only a (rounds) or only b (bytes) set. */
+static inline double lb_cost(const struct algorithm *a, const struct sched_params *sp,
+                             double alpha, double beta)
+{
+    struct cost_params m = {.alpha = alpha, .beta = beta};
+    return a->cost(sp, &m);
+}
+
+/* The catalog's algorithm `name` of coll; a missing one ends the test. */
+static inline const struct algorithm *lb_alg(colibri_coll coll, const char *name)
+{
+    const struct algorithm *a = catalog_find(coll, name);
+    if (!a) {
+        printf("missing from the catalog: %s %s\n", colibri_coll_name(coll), name);
+        exit(1);
+    }
+    return a;
+}
 
 static int lb_fail(struct lb_world *w, const char *fmt, ...)
 {
@@ -341,6 +370,8 @@ static int lb_complete(struct lb_world *w, struct lb_rank *r)
 
 static int64_t lb_count(const struct lb_case *c, int i, int j)
 {
+    if (c->alg->coll == COLIBRI_ALLGATHERV)
+        return c->counts[i];
     if (!c->counts)
         return c->block;
     if (c->in_place && i > j) /* symmetric: the upper triangle both ways */
@@ -376,7 +407,16 @@ static int lb_start(struct lb_world *w, const struct lb_case *c, int i, int call
     memset(r->recvbuf, LB_GUARD, (size_t)r->recv_len);
     if (!c->in_place)
         memset(r->sendbuf, LB_GUARD, (size_t)r->send_len);
-    for (int j = 0; j < p; j++) {
+    if (c->alg->coll == COLIBRI_ALLGATHER)
+        for (int64_t t = 0; t < c->block; t++)
+            (c->in_place ? r->recvbuf + i * c->block : r->sendbuf)[t] = lb_byte(call, i, 0, t);
+    if (c->alg->coll == COLIBRI_ALLGATHERV)
+        for (int64_t t = 0; t < r->rc[i]; t++)
+            (c->in_place ? r->recvbuf + r->rd[i] : r->sendbuf)[t] = lb_byte(call, i, 0, t);
+    if (c->alg->coll == COLIBRI_BCAST && i == c->root)
+        for (int64_t t = 0; t < c->block; t++)
+            r->recvbuf[t] = lb_byte(call, i, 0, t);
+    for (int j = 0; j < p && !lb_movement(c); j++) {
         int64_t off = c->counts ? (c->in_place ? r->rd[j] : r->sd[j]) : j * c->block;
         for (int64_t t = 0; t < lb_count(c, i, j); t++)
             r->sendbuf[off + t] = lb_byte(call, i, j, t);
@@ -401,7 +441,15 @@ static int lb_check(struct lb_world *w, const struct lb_case *c, int i)
     if (!want)
         return lb_fail(w, "out of memory");
     memset(want, LB_GUARD, (size_t)r->recv_len);
-    for (int j = 0; j < p; j++) {
+    for (int j = 0; j < p && c->alg->coll == COLIBRI_ALLGATHER; j++)
+        for (int64_t t = 0; t < c->block; t++)
+            want[j * c->block + t] = lb_byte(r->call, j, 0, t);
+    for (int j = 0; j < p && c->alg->coll == COLIBRI_ALLGATHERV; j++)
+        for (int64_t t = 0; t < r->rc[j]; t++)
+            want[r->rd[j] + t] = lb_byte(r->call, j, 0, t);
+    for (int64_t t = 0; c->alg->coll == COLIBRI_BCAST && t < c->block; t++)
+        want[t] = lb_byte(r->call, c->root, 0, t);
+    for (int j = 0; j < p && !lb_movement(c); j++) {
         int64_t off = c->counts ? r->rd[j] : j * c->block;
         for (int64_t t = 0; t < lb_count(c, j, i); t++)
             want[off + t] = lb_byte(r->call, j, i, t);
@@ -413,7 +461,13 @@ static int lb_check(struct lb_world *w, const struct lb_case *c, int i)
             break;
         }
     free(want);
-    for (int j = 0; j < p && rc == 0 && !c->in_place; j++) {
+    const int64_t mine = c->alg->coll == COLIBRI_ALLGATHERV ? r->rc[i] : c->block;
+    for (int64_t t = 0; rc == 0 && (c->alg->coll == COLIBRI_ALLGATHER ||
+                                    c->alg->coll == COLIBRI_ALLGATHERV) && !c->in_place &&
+                        t < mine; t++)
+        if (r->sendbuf[t] != lb_byte(r->call, i, 0, t))
+            rc = lb_fail(w, "rank %d: send buffer written at byte %lld", i, (long long)t);
+    for (int j = 0; j < p && rc == 0 && !c->in_place && !lb_movement(c); j++) {
         int64_t off = c->counts ? r->sd[j] : j * c->block;
         for (int64_t t = 0; t < lb_count(c, i, j); t++)
             if (r->sendbuf[off + t] != lb_byte(r->call, i, j, t)) {
@@ -507,13 +561,21 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         int64_t rs = lb_layout(c, i, false, r->rc, r->rd);
         if (!c->counts) /* alltoall: blocks j * block, both sides */
             ss = rs = c->block * p;
+        if (c->alg->coll == COLIBRI_ALLGATHERV)
+            ss = r->rc[i];
+        else if (lb_movement(c)) {
+            ss = c->alg->coll == COLIBRI_ALLGATHER ? c->block : 0;
+            rs = c->alg->coll == COLIBRI_ALLGATHER ? c->block * p
+                 : c->alg->coll == COLIBRI_BCAST   ? c->block
+                                                   : 0;
+        }
         r->recv_len = rs;
         r->recvbuf = malloc(rs ? (size_t)rs : 1);
         if (!r->recvbuf) {
             rc = lb_fail(&w, "out of memory");
             goto out;
         }
-        if (c->in_place) {
+        if (c->in_place || c->alg->coll == COLIBRI_BCAST || c->alg->coll == COLIBRI_BARRIER) {
             r->sendbuf = r->recvbuf, r->send_len = rs;
         } else {
             r->send_len = ss;
@@ -526,6 +588,7 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         r->sp.rank = i;
         r->sp.size = p;
         r->sp.count = c->block;
+        r->sp.root = c->root;
         r->sp.elem_size = 1;
         r->sp.in_place = c->in_place;
         r->sp.radix = c->radix;
@@ -536,6 +599,13 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
             r->sp.sdispls = c->in_place ? r->rd : r->sd;
             r->sp.rcounts = r->rc;
             r->sp.rdispls = r->rd;
+        }
+        if (c->alg->coll == COLIBRI_ALLGATHERV) {
+            r->sp.count = r->sp.volume_max = 0;
+            for (int j = 0; j < p; j++) {
+                r->sp.count += r->rc[j];
+                r->sp.volume_max = r->rc[j] > r->sp.volume_max ? r->rc[j] : r->sp.volume_max;
+            }
         }
         if (lb_start(&w, c, i, 0) != 0) {
             rc = -1;

@@ -20,17 +20,6 @@
 #include "patterns/radix.h"
 #include "select/select.h"
 
-
-static const struct algorithm *alg(colibri_coll coll, const char *name)
-{
-    const struct algorithm *a = catalog_find(coll, name);
-    if (!a) {
-        printf("missing from the catalog: %s %s\n", colibri_coll_name(coll), name);
-        exit(1);
-    }
-    return a;
-}
-
 static const char *describe(const struct lb_case *c)
 {
     static char buf[160];
@@ -46,15 +35,6 @@ static bool run(const struct lb_case *c, struct sched_cost *costs)
     char err[256];
     int rc = lb_run(c, costs, err, sizeof err);
     return check(rc == 0, "%s: %s", describe(c), err);
-}
-
-/* Cost function with only a (rounds), only b (bytes) or only o (messages
- * sent and received). */
-static double cost_of(const struct algorithm *a, const struct sched_params *sp, double alpha,
-                      double beta)
-{
-    struct cost_params m = {.alpha = alpha, .beta = beta};
-    return a->cost(sp, &m);
 }
 
 static double overhead_of(const struct algorithm *a, const struct sched_params *sp)
@@ -75,7 +55,7 @@ static int clamp_radix(int radix, int p)
 
 static void bruck_case(int p, int radix, int64_t b, bool in_place, struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_ALLTOALL, "bruck"), .p = p, .radix = radix,
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLTOALL, "bruck"), .p = p, .radix = radix,
                         .block = b, .in_place = in_place};
     if (!run(&c, costs))
         return;
@@ -100,10 +80,10 @@ static void bruck_case(int p, int radix, int64_t b, bool in_place, struct sched_
     }
     if (b) {
         struct sched_params sp = {.rank = 0, .size = p, .count = b, .elem_size = 1, .radix = radix};
-        check(cost_of(c.alg, &sp, 1, 0) == rounds && cost_of(c.alg, &sp, 0, 1) == (double)bytes &&
+        check(lb_cost(c.alg, &sp, 1, 0) == rounds && lb_cost(c.alg, &sp, 0, 1) == (double)bytes &&
                   overhead_of(c.alg, &sp) == 2.0 * (double)costs[0].msgs_sent,
               "%s: cost function says %g rounds, %g bytes, %g messages", describe(&c),
-              cost_of(c.alg, &sp, 1, 0), cost_of(c.alg, &sp, 0, 1), overhead_of(c.alg, &sp) / 2);
+              lb_cost(c.alg, &sp, 1, 0), lb_cost(c.alg, &sp, 0, 1), overhead_of(c.alg, &sp) / 2);
     }
 }
 
@@ -111,7 +91,7 @@ static void bruck_case(int p, int radix, int64_t b, bool in_place, struct sched_
 static void exchange_case(const char *name, int p, int radix, int64_t b, bool in_place,
                           struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_ALLTOALL, name), .p = p, .radix = radix, .block = b,
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLTOALL, name), .p = p, .radix = radix, .block = b,
                         .in_place = in_place};
     if (!run(&c, costs))
         return;
@@ -126,8 +106,8 @@ static void exchange_case(const char *name, int p, int radix, int64_t b, bool in
           costs[0].rounds, (long long)costs[0].msgs_sent, (long long)costs[0].bytes_sent, rounds,
           msgs, (long long)(msgs * b));
     struct sched_params sp = {.rank = 0, .size = p, .count = b, .elem_size = 1, .radix = radix};
-    check(cost_of(c.alg, &sp, 1, 0) == (p > 1 ? (p - 2) / w + 1 : 0) &&
-              cost_of(c.alg, &sp, 0, 1) == (double)((p - 1) * b) &&
+    check(lb_cost(c.alg, &sp, 1, 0) == (p > 1 ? (p - 2) / w + 1 : 0) &&
+              lb_cost(c.alg, &sp, 0, 1) == (double)((p - 1) * b) &&
               overhead_of(c.alg, &sp) == 2.0 * (p - 1),
           "%s: cost function", describe(&c));
 }
@@ -179,7 +159,7 @@ static void fill(enum pattern pat, int p, int64_t *m)
 static void alltoallv_case(const char *name, int p, const int64_t *m, enum pattern pat,
                            enum lb_displs displs, bool in_place, struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = alg(COLIBRI_ALLTOALLV, name), .p = p, .counts = m,
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLTOALLV, name), .p = p, .counts = m,
                         .displs = displs, .in_place = in_place};
     if (!run(&c, costs))
         return;
@@ -260,9 +240,9 @@ static void test_scratch(int p)
           "alltoallv linear p=%d in-place: scratch %lld of %lld", p, (long long)s.tmp_count[0],
           (long long)(total - v[p - 1]));
     sched_free(&s);
-    check(cost_of(alg(COLIBRI_ALLTOALLV, "linear"), &sp, 1, 0) == (p > 1) &&
-              cost_of(alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 1, 0) == p - 1 &&
-              cost_of(alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 0, 1) == (double)(p - 1) * 4,
+    check(lb_cost(lb_alg(COLIBRI_ALLTOALLV, "linear"), &sp, 1, 0) == (p > 1) &&
+              lb_cost(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 1, 0) == p - 1 &&
+              lb_cost(lb_alg(COLIBRI_ALLTOALLV, "pairwise"), &sp, 0, 1) == (double)(p - 1) * 4,
           "alltoallv cost functions p=%d", p);
     free(v);
 }

@@ -1,6 +1,6 @@
 /*
- * Large counts in the schedule arithmetic: every reduction and all-to-all
- * algorithm of the catalog (the neutral-element ones excepted: their
+ * Large counts in the schedule arithmetic: every reduction, all-to-all,
+ * allgather, bcast and barrier algorithm of the catalog (the neutral-element ones excepted: their
  * restriction caps them at SCHED_CHUNK bytes, and selection never gives
  * them more), built for vectors above 2^31 elements and, for alltoall(v),
  * blocks above 2^31 bytes, at p = 2, 3, 7, 64, 1000, 1024, dry-run, no MPI.
@@ -382,6 +382,81 @@ static void alltoall_case(const struct algorithm *a, int p, int64_t blk, bool in
 }
 
 /* Bytes rank i sends to rank j: above 2^31 for most pairs, none for some. */
+/* allgather (blocks of blk bytes), bcast (a buffer of blk bytes from
+ * root) and barrier, in bytes. */
+static void movement_case(const struct algorithm *a, int p, int64_t blk, bool in_place, int root)
+{
+    const bool ag = a->coll == COLIBRI_ALLGATHER, bc = a->coll == COLIBRI_BCAST;
+    in_place = in_place && ag;
+    snprintf(casebuf, sizeof casebuf, "%s %s p=%d bytes=%lld root=%d%s",
+             colibri_coll_name(a->coll), a->name, p, (long long)blk, root,
+             in_place ? " in-place" : "");
+    where = casebuf;
+    struct traffic t;
+    traffic_init(&t, p);
+    for (int ri = 0; ri < n_ranks_built(p); ri++) {
+        const int rank = rank_built(p, ri);
+        struct sched_params sp = {.rank = rank, .size = p, .root = root, .count = bc || ag ? blk : 0,
+                                  .elem_size = 1, .in_place = in_place,
+                                  .radix = a->tunable_radix ? 2 : 0};
+        struct schedule s;
+        sched_init(&s);
+        int rc = a->build(&sp, &s);
+        CHECK(rc == 0, "%s rank %d: builder returned %d", where, rank, rc);
+        struct bufs b = {{ag && !in_place ? blk : -1, ag ? (int64_t)p * blk : bc ? blk : -1, 0, 0,
+                          -1}};
+        struct interval need = {0, ag ? (int64_t)p * blk : blk};
+        const bool wants = (ag && !in_place) || (bc && rank != root);
+        check_schedule(&s, rank, 1, b, wants ? &need : NULL, wants, &t);
+        sched_free(&s);
+    }
+    traffic_check(&t);
+    struct sched_params sp = {.rank = 0, .size = p, .root = root, .count = bc || ag ? blk : 0,
+                              .elem_size = 1, .radix = a->tunable_radix ? 2 : 0};
+    double c = cost_beta(a, &sp), lower = ag ? (double)blk * (p - 1) : bc && p > 1 ? (double)blk : 0;
+    CHECK(isfinite(c) && c >= 0.999 * lower,
+          "%s: the cost model's bandwidth term is %g, the collective needs %g", where, c, lower);
+}
+
+/* allgatherv: every other block above 2^31 bytes, the rest 3, packed */
+static void allgatherv_case(const struct algorithm *a, int p, bool in_place)
+{
+    snprintf(casebuf, sizeof casebuf, "allgatherv %s p=%d%s", a->name, p,
+             in_place ? " in-place" : "");
+    where = casebuf;
+    int64_t *v = malloc((size_t)p * 2 * sizeof *v), *d = v + p, total = 0, most = 0;
+    for (int j = 0; j < p; j++) {
+        v[j] = j % 2 ? BIG : 3;
+        d[j] = total;
+        total += v[j];
+        most = v[j] > most ? v[j] : most;
+    }
+    struct traffic t;
+    traffic_init(&t, p);
+    for (int ri = 0; ri < n_ranks_built(p); ri++) {
+        const int rank = rank_built(p, ri);
+        struct sched_params sp = {.rank = rank, .size = p, .count = total, .volume_max = most,
+                                  .elem_size = 1, .in_place = in_place, .rcounts = v,
+                                  .rdispls = d};
+        struct schedule s;
+        sched_init(&s);
+        int rc = a->build(&sp, &s);
+        CHECK(rc == 0, "%s rank %d: builder returned %d", where, rank, rc);
+        struct bufs b = {{in_place ? -1 : v[rank], total, 0, 0, -1}};
+        struct interval need = {0, total};
+        check_schedule(&s, rank, 1, b, in_place ? NULL : &need, !in_place, &t);
+        sched_free(&s);
+    }
+    traffic_check(&t);
+    struct sched_params sp = {.size = p, .count = total, .volume_max = most, .elem_size = 1,
+                              .rcounts = v, .rdispls = d};
+    double c = cost_beta(a, &sp);
+    CHECK(isfinite(c) && c >= 0.999 * (double)(total - most),
+          "%s: the cost model's bandwidth term is %g, the collective needs %g", where, c,
+          (double)(total - most));
+    free(v);
+}
+
 static int64_t vcount(int i, int j, int p)
 {
     if (p > 2 && (i + 2 * j) % 5 == 3)
@@ -484,6 +559,16 @@ int main(int argc, char **argv)
             case COLIBRI_ALLTOALLV:
                 for (int ip = 0; ip < 2; ip++)
                     alltoallv_case(a, p, ip);
+                break;
+            case COLIBRI_ALLGATHERV:
+                for (int ip = 0; ip < 2; ip++)
+                    allgatherv_case(a, p, ip);
+                break;
+            case COLIBRI_ALLGATHER:
+            case COLIBRI_BCAST:
+            case COLIBRI_BARRIER:
+                for (int ip = 0; ip < 2; ip++)
+                    movement_case(a, p, BIG, ip, ip ? p - 1 : 0);
                 break;
             default: {
                 /* block collectives: n per block is already the total over

@@ -97,7 +97,7 @@ static void test_bad_lines(void)
         "allreduce 0 100 0 2 ring",                  /* p of 0 */
         "allreduce 0 100 4 2 ring",                  /* max p below min */
         "allreduce 0 99999999999999999999 2 2 ring", /* out of range */
-        "allgather 0 100 2 2 ring",                  /* unknown collective */
+        "gatherv 0 100 2 2 ring",                    /* unknown collective */
         "allreduce 0 100 2 2 bruck",                 /* unknown algorithm (alltoall's) */
         "allreduce 0 100 2 2 ring color=blue",       /* unknown key */
         "allreduce 0 100 2 2 ring ppn=0",            /* bad range */

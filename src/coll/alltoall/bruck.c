@@ -29,14 +29,6 @@ COST_FORMULA(alltoall, bruck,
              "ceil(p/k^d)-1) <= (k-1) ceil(log_k p), B = sum_{i<p} nonzero base-k digits of i ~ "
              "(k-1)/k p log_k p; c block bytes, k radix (COLIBRI_RADIX, else tuned by the model)");
 
-static int radix(const struct sched_params *p)
-{
-    int k = p->radix > 0 ? p->radix : 2;
-    if (k > p->size)
-        k = p->size;
-    return k < 2 ? 2 : k;
-}
-
 /* Copies the runs of blocks moving in (stride, v) between their places in
  * TMP and a contiguous pack at `pack_off` of TMP2, in position order. */
 static void pack(struct schedule *s, int p, int k, int64_t stride, int v, int64_t b,
@@ -55,7 +47,7 @@ static void pack(struct schedule *s, int p, int k, int64_t stride, int v, int64_
 
 int alltoall_bruck_build(const struct sched_params *p, struct schedule *s)
 {
-    const int size = p->size, rank = p->rank, k = radix(p);
+    const int size = p->size, rank = p->rank, k = cost_radix(p);
     const int64_t b = p->count;
     int64_t most = 0; /* blocks in the largest pack */
     for (int64_t stride = 1; stride < size; stride *= k)
@@ -86,7 +78,7 @@ int alltoall_bruck_build(const struct sched_params *p, struct schedule *s)
 
 double alltoall_bruck_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const int size = p->size, k = radix(p);
+    const int size = p->size, k = cost_radix(p);
     const double s = (double)p->count;
     double t = 2 * size * s * m->gamma;
     for (int64_t stride = 1; stride < size; stride *= k)

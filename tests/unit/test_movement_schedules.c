@@ -1,0 +1,286 @@
+/*
+ * The allgather, bcast and barrier schedules run on real bytes by the
+ * loopback runner (loopback.h), every rank of p = 1..40 and 64, 100, 128,
+ * 129: allgather blocks of 0, 1, 3 and 8 bytes, in place or not, every
+ * Bruck radix up to p (a selection past p = 40); bcast of 0, 1, 3, p-1,
+ * p+1 and 8p+5 bytes from every root (a selection past p = 40); barrier
+ * at every radix; allgatherv by both algorithms with random, empty,
+ * single and uneven blocks, packed or reversed with gaps, in place or not.
+ * Each run checks every received byte, the untouched
+ * send buffer, message sizes and deadlock.
+ *
+ * Counts: ring allgather p-1 rounds of one block each way; Bruck's
+ * ceil(log_k p) rounds and p-1 blocks received by every rank; recursive
+ * doubling lg p' rounds (+2 folded), p-1 blocks received by every
+ * survivor; binomial bcast's root sends ceil(lg p) whole buffers and every
+ * other rank receives one; scatter+allgather receives less than 2 n.  The
+ * cost functions agree with them (latency terms with the rounds, bandwidth
+ * terms with the slowest rank's bytes).
+ *
+ * The barrier: a rank may leave only once it has heard, directly or
+ * through others, from every rank.  Simulated on the built schedules with
+ * MPI's FIFO matching: a message carries what its sender knew when it
+ * posted the round, and after its last round every rank knows every rank.
+ */
+#include "loopback.h"
+#include "../lib/check.h"
+
+#include "coll/algorithm.h"
+#include "patterns/dissemination.h"
+#include "patterns/fold.h"
+#include "patterns/radix.h"
+
+static const char *describe(const struct lb_case *c)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "%s %s p=%d radix=%d bytes=%lld root=%d%s",
+             colibri_coll_name(c->alg->coll), c->alg->name, c->p, c->radix, (long long)c->block,
+             c->root, c->in_place ? " in-place" : "");
+    return buf;
+}
+
+static bool run(const struct lb_case *c, struct sched_cost *costs)
+{
+    char err[256];
+    int rc = lb_run(c, costs, err, sizeof err);
+    return check(rc == 0, "%s: %s", describe(c), err);
+}
+
+/* ---- allgather ---- */
+
+static void allgather_case(const char *name, int p, int radix, int64_t b, bool in_place,
+                           struct sched_cost *costs)
+{
+    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLGATHER, name), .p = p, .radix = radix, .block = b,
+                        .in_place = in_place};
+    if (!run(&c, costs) || !b)
+        return;
+    struct sched_params sp = {.size = p, .count = b, .elem_size = 1, .radix = radix};
+    const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
+    int64_t most = 0;
+    bool ok = true;
+    for (int i = 0; i < p; i++)
+        most = costs[i].bytes_recvd > most ? costs[i].bytes_recvd : most;
+    if (strcmp(name, "ring") == 0) {
+        for (int i = 0; i < p; i++)
+            ok = ok && costs[i].rounds == p - 1 && costs[i].msgs_sent == p - 1 &&
+                 costs[i].bytes_recvd == (p - 1) * b;
+        ok = ok && lat == p - 1 && bw == (double)((p - 1) * b);
+    } else if (strcmp(name, "bruck") == 0) {
+        int k = cost_radix(&sp);
+        for (int i = 0; i < p; i++)
+            ok = ok && costs[i].rounds == dis_rounds(p, k) && costs[i].bytes_recvd == (p - 1) * b &&
+                 costs[i].msgs_recvd >= radix_subrounds(p, k) &&
+                 costs[i].msgs_recvd <= 2 * radix_subrounds(p, k);
+        ok = ok && lat == dis_rounds(p, k) && bw == (double)((p - 1) * b);
+    } else {
+        const int q = pof2_floor(p), extra = p != q ? 2 : 0;
+        for (int i = 0; i < p; i++) {
+            bool folded = fold_newrank(i, p) < 0;
+            ok = ok && costs[i].rounds == (folded ? 2 : floor_log2(q) + extra / 2 * (i < 2 * (p - q)) * 2);
+            ok = ok && costs[i].bytes_recvd == (folded ? p * b : (p - 1) * b);
+        }
+        ok = ok && lat == floor_log2(q) + extra && bw >= (double)most &&
+             (p != q || bw == (double)most);
+    }
+    check(ok, "%s: rank 0 ran %d rounds, %lld msgs, %lld bytes in; cost says %g rounds, %g bytes",
+          describe(&c), costs[0].rounds, (long long)costs[0].msgs_recvd,
+          (long long)costs[0].bytes_recvd, lat, bw);
+}
+
+static void test_allgather(int p, struct sched_cost *costs)
+{
+    const int64_t blocks[] = {0, 1, 3, 8};
+    const int big_radices[] = {0, 2, 3, 4, 7, 16, p - 1, p, p + 5};
+    for (unsigned bi = 0; bi < sizeof blocks / sizeof *blocks; bi++)
+        for (int ip = 0; ip < 2; ip++) {
+            const int64_t b = blocks[bi];
+            allgather_case("ring", p, 0, b, ip, costs);
+            allgather_case("recursive_doubling", p, 0, b, ip, costs);
+            if (p <= 40) {
+                for (int k = 0; k <= p + 1; k++)
+                    if (k != 1)
+                        allgather_case("bruck", p, k, b, ip, costs);
+            } else {
+                for (unsigned i = 0; i < sizeof big_radices / sizeof *big_radices; i++)
+                    allgather_case("bruck", p, big_radices[i], b, ip, costs);
+            }
+        }
+}
+
+/* ---- allgatherv ---- */
+
+static void test_allgatherv(int p, struct sched_cost *costs)
+{
+    int64_t *v = malloc((size_t)p * sizeof *v);
+    uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(p + 1);
+    const char *names[] = {"ring", "recursive_doubling"};
+    for (int pat = 0; pat < 4; pat++) {
+        int64_t total = 0;
+        for (int j = 0; j < p; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            v[j] = pat == 0 ? (int64_t)(x % 6)              /* random, zeros among them */
+                   : pat == 1 ? 0                             /* all empty */
+                   : pat == 2 ? (j == p / 2 ? 5 : 0)          /* one block */
+                              : (int64_t)(j % 3 == 0 ? 0 : j + 1); /* uneven */
+            total += v[j];
+        }
+        for (unsigned a = 0; a < 2; a++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int ip = 0; ip < 2; ip++) {
+                    struct lb_case c = {.alg = lb_alg(COLIBRI_ALLGATHERV, names[a]), .p = p,
+                                        .counts = v, .in_place = ip,
+                                        .displs = lay ? LB_REVERSED : LB_PACKED};
+                    if (!run(&c, costs))
+                        continue;
+                    bool ok = true;
+                    for (int i = 0; i < p; i++)
+                        ok = ok && costs[i].bytes_recvd == total - v[i];
+                    check(ok, "%s pattern %d: rank 0 received %lld bytes, want %lld",
+                          describe(&c), pat, (long long)costs[0].bytes_recvd,
+                          (long long)(total - v[0]));
+                }
+    }
+    free(v);
+}
+
+/* ---- bcast ---- */
+
+static void bcast_case(const char *name, int p, int root, int64_t n, struct sched_cost *costs)
+{
+    struct lb_case c = {.alg = lb_alg(COLIBRI_BCAST, name), .p = p, .block = n, .root = root};
+    if (!run(&c, costs) || !n)
+        return;
+    struct sched_params sp = {.size = p, .count = n, .elem_size = 1, .root = root};
+    const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
+    bool ok = true;
+    if (strcmp(name, "binomial") == 0) {
+        for (int i = 0; i < p; i++)
+            ok = ok && costs[i].bytes_recvd == (i == root ? 0 : n);
+        ok = ok && costs[root].bytes_sent == ceil_log2(p) * n && lat == ceil_log2(p) &&
+             bw == (double)(ceil_log2(p) * n);
+    } else {
+        for (int i = 0; i < p; i++)
+            ok = ok && costs[i].bytes_recvd < 2 * n && costs[i].bytes_recvd >= (i == root ? 0 : n - n / p - 1);
+        ok = ok && lat == ceil_log2(p) + p - 1;
+    }
+    check(ok, "%s: root sent %lld bytes, rank 0 received %lld; cost says %g rounds, %g bytes",
+          describe(&c), (long long)costs[root].bytes_sent, (long long)costs[0].bytes_recvd, lat,
+          bw);
+}
+
+static void test_bcast(int p, struct sched_cost *costs)
+{
+    const int64_t sizes[] = {0, 1, 3, p - 1, p + 1, 8 * p + 5};
+    const char *names[] = {"binomial", "scatter_allgather"};
+    for (unsigned ni = 0; ni < 2; ni++)
+        for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
+            for (int root = 0; root < p; root += p <= 40 ? 1 : p / 7 + 1)
+                bcast_case(names[ni], p, root, sizes[si], costs);
+}
+
+/* ---- barrier ---- */
+
+enum { KMAX = 130 };
+static bool know[KMAX][64][KMAX]; /* [rank][round][rank heard of], before the round */
+
+/* The j-th send from q to r matches the j-th receive of r from q. */
+static bool barrier_knowledge(int p, int radix)
+{
+    struct schedule s[KMAX];
+    struct sched_params sp = {.size = p, .radix = radix};
+    const struct algorithm *a = lb_alg(COLIBRI_BARRIER, "dissemination");
+    bool ok = true;
+    for (int r = 0; r < p; r++) {
+        sched_init(&s[r]);
+        sp.rank = r;
+        ok = ok && a->build(&sp, &s[r]) == 0 && s[r].n_rounds < 63;
+    }
+    memset(know, 0, sizeof know);
+    for (int r = 0; r < p; r++)
+        for (uint32_t t = 0; t <= s[r].n_rounds; t++)
+            know[r][t][r] = true;
+    for (bool changed = ok; changed;) {
+        changed = false;
+        for (int r = 0; r < p; r++) {
+            int seen[KMAX] = {0}; /* receives from each q so far */
+            for (uint32_t t = 0; t < s[r].n_rounds; t++) {
+                const struct sched_round *rd = &s[r].rounds[t];
+                for (uint32_t o = rd->first_op; o < rd->first_op + rd->n_ops; o++) {
+                    const struct sched_op *op = &s[r].ops[o];
+                    if (op->kind != SOP_RECV)
+                        continue;
+                    /* the matching send: q's seen[q]-th send to r */
+                    const int q = op->peer;
+                    int n = seen[q]++, at = -1;
+                    for (uint32_t u = 0; u < s[q].n_rounds && at < 0; u++) {
+                        const struct sched_round *ru = &s[q].rounds[u];
+                        for (uint32_t v = ru->first_op; v < ru->first_op + ru->n_ops; v++)
+                            if (s[q].ops[v].kind == SOP_SEND && s[q].ops[v].peer == r && n-- == 0) {
+                                at = (int)u;
+                                break;
+                            }
+                    }
+                    if (at < 0) {
+                        ok = false;
+                        continue;
+                    }
+                    for (int x = 0; x < p; x++)
+                        if (know[q][at][x] && !know[r][t + 1][x])
+                            know[r][t + 1][x] = changed = true;
+                }
+                for (int x = 0; x < p; x++)
+                    if (know[r][t][x] && !know[r][t + 1][x])
+                        know[r][t + 1][x] = changed = true;
+            }
+        }
+    }
+    for (int r = 0; r < p; r++) {
+        for (int x = 0; x < p; x++)
+            ok = ok && know[r][s[r].n_rounds][x];
+        sched_free(&s[r]);
+    }
+    return ok;
+}
+
+static void test_barrier(int p, struct sched_cost *costs)
+{
+    for (int k = 0; k <= p + 1; k += (p <= 40 || k < 8) ? 1 : p / 5) {
+        if (k == 1)
+            continue;
+        struct lb_case c = {.alg = lb_alg(COLIBRI_BARRIER, "dissemination"), .p = p, .radix = k};
+        if (!run(&c, costs))
+            continue;
+        struct sched_params sp = {.size = p, .radix = k};
+        const int kk = cost_radix(&sp);
+        bool ok = true;
+        for (int i = 0; i < p; i++)
+            ok = ok && costs[i].rounds == dis_rounds(p, kk) &&
+                 costs[i].msgs_sent == radix_subrounds(p, kk) && costs[i].bytes_sent == 0;
+        check(ok && lb_cost(c.alg, &sp, 1, 0) == dis_rounds(p, kk),
+              "%s: %d rounds, %lld messages", describe(&c), costs[0].rounds,
+              (long long)costs[0].msgs_sent);
+        if (p < KMAX)
+            check(barrier_knowledge(p, k), "barrier p=%d radix=%d: a rank leaves before hearing "
+                                           "from every rank", p, k);
+    }
+}
+
+int main(void)
+{
+    int sizes[48], ns = 0;
+    for (int p = 1; p <= 40; p++)
+        sizes[ns++] = p;
+    const int big[] = {64, 100, 128, 129};
+    for (unsigned i = 0; i < sizeof big / sizeof *big; i++)
+        sizes[ns++] = big[i];
+    struct sched_cost *costs = malloc(200 * sizeof *costs);
+    for (int i = 0; i < ns; i++) {
+        test_allgather(sizes[i], costs);
+        test_allgatherv(sizes[i], costs);
+        test_bcast(sizes[i], costs);
+        test_barrier(sizes[i], costs);
+    }
+    free(costs);
+    return check_summary();
+}
