@@ -159,7 +159,12 @@ int *node_rail(const struct node_view *v, int li)
  * A rail's own slice of its input is read by it alone: it is not copied
  * into the segment but read where it is; with `direct` the rail's reduced
  * slice goes straight to its receive buffer (the reduce's root on one
- * node, the only rank that reads it). */
+ * node, the only rank that reads it).  Blocking runs only: a nonblocking
+ * one copies all of its input at the start of each chunk, as before, since
+ * programs that overlap calls tend to reuse a pending call's send buffer
+ * as another's in-place buffer (erroneous, yet the MPIs' own nonblocking
+ * collectives, which copy or send it early, give them what they expect:
+ * the Fortran drop-in's two overlapping MPI_Iallreduce did). */
 static int node_rail_chunk(struct schedule *s, const struct node_view *v,
                            const struct sched_params *p, int u, int in, int64_t at, int64_t m,
                            struct sched_params sub, const int *rail, bool direct)
@@ -170,11 +175,13 @@ static int node_rail_chunk(struct schedule *s, const struct node_view *v,
     }
     const int64_t sa = node_slice_at(m, v->li, v->R), sl = node_slice_len(m, v->li, v->R);
     const int64_t out = node_output(v->L, v->C) + sa;
-    node_publish_except(s, v, u, in, at, m, sa, sl);
+    /* a nonblocking run publishes all of its input (own_in_place below) */
+    const bool own = !p->nonblocking;
+    node_publish_except(s, v, u, in, at, m, sa, own ? sl : 0);
     if (direct)
-        node_reduce_own(s, v, u, sa, sl, BUF_RECV, at + sa, in, at);
+        node_reduce_own(s, v, u, sa, sl, BUF_RECV, at + sa, own ? in : -1, at);
     else
-        node_reduce_own(s, v, u, sa, sl, BUF_SHM, out, in, at);
+        node_reduce_own(s, v, u, sa, sl, BUF_SHM, out, own ? in : -1, at);
     if (v->N > 1 && sl > 0) {
         sub.count = sl, sub.rank = v->node, sub.size = v->N, sub.in_place = true;
         if (node_embed(s, p->inner, &sub, rail, u, BUF_SHM, out, BUF_SHM, out) != 0)

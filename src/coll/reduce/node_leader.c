@@ -54,7 +54,7 @@ int reduce_node_leader_build(const struct sched_params *p, struct schedule *s)
         /* the representative alone reads its node's inputs: its own is
          * read where it is, never copied (unless it is the root's receive
          * buffer, in place, which the result overwrites as it is built) */
-        const bool own = rep && !(v.N == 1 && in == BUF_RECV);
+        const bool own = rep && !p->nonblocking && !(v.N == 1 && in == BUF_RECV);
         if (own)
             node_publish_except(s, &v, u, in, at, m, 0, m);
         else
@@ -62,7 +62,7 @@ int reduce_node_leader_build(const struct sched_params *p, struct schedule *s)
         if (rep && v.N == 1) {
             node_reduce_own(s, &v, u, 0, m, BUF_RECV, at, own ? in : -1, at);
         } else if (rep) {
-            node_reduce_own(s, &v, u, 0, m, BUF_SHM, out, in, at);
+            node_reduce_own(s, &v, u, 0, m, BUF_SHM, out, own ? in : -1, at);
             struct sched_params sub = node_sub_params(p, m);
             sub.rank = v.node, sub.size = v.N, sub.root = root_node, sub.in_place = true;
             if (m > 0 && node_embed(s, p->inner, &sub, reps, u, BUF_SHM, out, BUF_SHM, out) != 0) {

@@ -64,7 +64,7 @@ static bool same_key(const struct sched_params *x, const struct sched_params *y)
            x->count == y->count && x->elem_size == y->elem_size && x->in_place == y->in_place &&
            x->commutative == y->commutative && x->segment == y->segment && x->radix == y->radix &&
            x->node_chunk == y->node_chunk && x->inner == y->inner &&
-           x->inner_radix == y->inner_radix;
+           x->inner_radix == y->inner_radix && x->nonblocking == y->nonblocking;
 }
 
 static void recency_unlink(struct sched_entry *e)
