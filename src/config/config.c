@@ -91,7 +91,7 @@ void colibri_config_reload(void)
     const char *online = getenv("COLIBRI_ONLINE");
     cfg.online = !(online && strcmp(online, "0") == 0);
     cfg.online_calls = (long)env_positive("COLIBRI_ONLINE_CALLS", 5);
-    cfg.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 64);
+    cfg.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 1024);
     env_string("COLIBRI_ONLINE_FAKE", cfg.online_fake, sizeof cfg.online_fake);
     /* the tests' hook may set the plan too (one variable per test run):
      * items calls=N and window=N, where the variables above are unset */
