@@ -230,7 +230,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
                           &turn);
     struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */
     if (rc != MPI_SUCCESS || !op->alg) {
-        struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
+        struct comm_state *cs = tcs;
         movement_destroy(op);
         if (rc != MPI_SUCCESS)
             return raise_error(a->comm, fn, rc, msg);

@@ -551,10 +551,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         const MPI_Aint over = pf->dti.true_extent - pf->dti.extent;
         c->sp.layout = l;
         if (node_aware)
-            c->sp.node_chunk = node_chunk_use(
-                node_chunk_elems(node_slot_bytes(cfg->node_shm_bytes, NODE_SLOTS),
-                                 c->cs->grp->layout_max_ranks, pf->dti.extent, over),
-                c->cs->grp->chunk_bytes, pf->dti.extent);
+            c->sp.node_chunk = node_call_chunk(cfg->node_shm_bytes, NODE_SLOTS,
+                                               c->cs->grp->layout_max_ranks,
+                                               c->cs->grp->chunk_bytes, pf->dti.extent, over);
     }
 
     const struct sched_params before = c->sp;

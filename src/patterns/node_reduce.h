@@ -80,6 +80,15 @@ static inline int64_t node_chunk_use(int64_t slot_elems, int64_t chunk_bytes, in
     return c < 1 ? (slot_elems < 1 ? slot_elems : 1) : c < slot_elems ? c : slot_elems;
 }
 
+/* A call's chunk, in elements, on a segment of `data_bytes` cut into
+ * `slots` slots for nodes of at most Lmax ranks (the three above). */
+static inline int64_t node_call_chunk(int64_t data_bytes, int slots, int Lmax,
+                                      int64_t chunk_bytes, int64_t extent, int64_t over)
+{
+    return node_chunk_use(node_chunk_elems(node_slot_bytes(data_bytes, slots), Lmax, extent, over),
+                          chunk_bytes, extent);
+}
+
 /* Chunks of a vector of n elements (at least 1, so that an empty vector
  * still synchronises like any other), and chunk k's first element and
  * length. */

@@ -78,11 +78,9 @@ static int prepare(struct comm_state *cs, MPI_Datatype dt, void *value, int64_t 
     int rc = node_layout_get(cs, &l);
     if (rc != MPI_SUCCESS)
         return rc;
-    const int64_t chunk = node_chunk_use(
-        node_chunk_elems(node_slot_bytes(config_get()->node_shm_bytes, NODE_SLOTS),
-                         cs->grp->layout_max_ranks, c->dti.extent,
-                         c->dti.true_extent - c->dti.extent),
-        cs->grp->chunk_bytes, c->dti.extent);
+    const int64_t chunk = node_call_chunk(config_get()->node_shm_bytes, NODE_SLOTS,
+                                          cs->grp->layout_max_ranks, cs->grp->chunk_bytes,
+                                          c->dti.extent, c->dti.true_extent - c->dti.extent);
     if (l->n_nodes == cs->size || chunk < count)
         return MPI_SUCCESS;
     rc = node_reduction_attach(cs, &c->shm);
