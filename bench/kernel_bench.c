@@ -11,9 +11,15 @@
  * nothing.
  *
  *   make build/bin/kernel-bench
- *   mpirun -n 1 build/bin/kernel-bench [-m min_bytes] [-M max_bytes] [-R trials]
+ *   mpirun -n 1 build/bin/kernel-bench [-m min_bytes] [-M max_bytes] [-s factor]
+ *                                      [-R trials] [-o bound.csv]
  *
- * Sizes (K, M, G suffixes) go from -m (1K) to -M (64M) by factors of 4;
+ * -o: only SUM double, every size written as bytes,copy_us,reduce_us (the
+ * fastest memcpy of that many bytes and the fastest kernel combining that
+ * many bytes into as many): the rates bench/report/limit_table.py turns
+ * into each collective's memory-traffic bound (bench_node_limit.sh).
+ *
+ * Sizes (K, M, G suffixes) go from -m (1K) to -M (64M) by factors of -s (4);
  * each time is the fastest of -R (15) trials.
  */
 #include <mpi.h>
@@ -120,16 +126,18 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     struct bench_opts o;
     bench_opts_init(&o, "kernel-bench",
-                    "usage: kernel-bench [-m min_bytes] [-M max_bytes] [-R trials]\n");
+                    "usage: kernel-bench [-m min_bytes] [-M max_bytes] [-s factor] [-R trials] [-o bound.csv]\n");
     o.min_bytes = 1 << 10;
     o.max_bytes = (int64_t)max_bytes;
     o.reps = trials;
-    if (bench_parse(argc, argv, "m:M:R:h", &o, NULL, NULL) < argc)
+    if (bench_parse(argc, argv, "m:M:s:R:o:h", &o, NULL, NULL) < argc)
         bench_usage_exit(&o, "unexpected argument");
     if (o.min_bytes < 1 || o.max_bytes < o.min_bytes)
         bench_usage_exit(&o, "need 1 <= min bytes <= max bytes");
     max_bytes = ((size_t)o.max_bytes + 63) & ~(size_t)63; /* aligned_alloc: whole lines */
     trials = o.reps;
+    if (o.step < 2)
+        o.step = 4;
     const struct bcase cases[] = {
         {"SUM double", MPI_SUM, MPI_DOUBLE, sizeof(double)},
         {"SUM float", MPI_SUM, MPI_FLOAT, sizeof(float)},
@@ -139,7 +147,8 @@ int main(int argc, char **argv)
         {"BOR uint64", MPI_BOR, MPI_UINT64_T, 8},
         {"MAXLOC double_int", MPI_MAXLOC, MPI_DOUBLE_INT, 0},
     };
-    const size_t ncases = sizeof cases / sizeof *cases;
+    /* -o: the bound's rates, SUM double only */
+    const size_t ncases = o.csv ? 1 : sizeof cases / sizeof *cases;
     struct bcase c[sizeof cases / sizeof *cases];
     memcpy(c, cases, sizeof cases);
     for (size_t i = 0; i < ncases; i++) {
@@ -165,6 +174,13 @@ int main(int argc, char **argv)
     printf("# GB/s: reduction (in + inout bytes) / s; memcpy source bytes / s\n");
     time_lookup("MPI_SUM, MPI_DOUBLE", MPI_SUM, MPI_DOUBLE);
     time_lookup("MPI_MINLOC, MPI_2INTEGER", MPI_MINLOC, MPI_2INTEGER);
+    FILE *csv = NULL;
+    if (o.csv && !(csv = fopen(o.csv, "w"))) {
+        perror(o.csv);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (csv)
+        fprintf(csv, "bytes,copy_us,reduce_us\n");
     printf("%-18s %6s %9s %9s %7s %13s %9s\n", "case", "bytes", "kernel", "memcpy", "ratio",
            "Reduce_local", "kern/RL");
 
@@ -174,7 +190,7 @@ int main(int argc, char **argv)
             printf("%-18s no kernel\n", c[ci].name);
             continue;
         }
-        for (size_t bytes = (size_t)o.min_bytes; bytes <= (size_t)o.max_bytes; bytes *= 4) {
+        for (size_t bytes = (size_t)o.min_bytes; bytes <= (size_t)o.max_bytes; bytes *= (size_t)o.step) {
             const size_t n = bytes / c[ci].elem;
             const double b = (double)(n * c[ci].elem) / 1e9;
             double t[3];
@@ -185,8 +201,13 @@ int main(int argc, char **argv)
             printf("%-18s %6s %9.2f %9.2f %7.2f %13.2f %9.2f\n", c[ci].name, label, gk, gm,
                    gk / gm, gr, gk / gr);
             fflush(stdout);
+            if (csv)
+                fprintf(csv, "%zu,%.4f,%.4f\n", n * c[ci].elem, t[MEMCPY] * 1e6,
+                        t[KERNEL] * 1e6);
         }
     }
+    if (csv)
+        fclose(csv);
     free(in);
     free(io);
     free(dst);
