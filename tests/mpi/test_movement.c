@@ -845,6 +845,95 @@ static void test_rooted_interposed(void)
     colibri_config_reload();
 }
 
+/* The MPI-4 large-count and persistent entry points (an MPI-4 library):
+ * MPI_Gather_c, MPI_Scatterv_c, MPI_Igatherv_c, MPI_Iscatter_c, and
+ * MPI_Gather_init / MPI_Scatterv_init started twice with new contents. */
+static void test_rooted_mpi4(void)
+{
+#if MPI_VERSION >= 4
+    const int p = wsize, root = p - 1;
+    int *all = malloc(3 * (size_t)p * sizeof(int)), mine[3], got[3], bad = 0;
+    MPI_Count *c = malloc((size_t)p * sizeof *c);
+    MPI_Aint *d = malloc((size_t)p * sizeof *d);
+    int *ic = malloc((size_t)p * sizeof *ic), *id = malloc((size_t)p * sizeof *id);
+    for (int j = 0; j < p; j++) /* rank j's 1 + j % 3 ints, reversed */
+        c[j] = ic[j] = 1 + j % 3, d[j] = id[j] = 3 * (p - 1 - j);
+    for (int form = 0; form < 4; form++) {
+        for (int i = 0; i < 3; i++)
+            mine[i] = val(wrank, i, 3000 + form), got[i] = GUARD;
+        for (int j = 0; j < 3 * p; j++)
+            all[j] = GUARD;
+        MPI_Request r[2];
+        int rc = MPI_SUCCESS;
+        if (form == 0) {
+            rc = MPI_Gather_c(mine, 3, MPI_INT, all, 3, MPI_INT, root, MPI_COMM_WORLD);
+        } else if (form == 1) {
+            rc = MPI_Igatherv_c(mine, c[wrank], MPI_INT, all, c, d, MPI_INT, root, MPI_COMM_WORLD,
+                                &r[0]);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+        } else if (form == 2) {
+            rc = MPI_Gather_init(mine, 3, MPI_INT, all, 3, MPI_INT, root, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &r[0]);
+            for (int k = 0; k < 2 && rc == MPI_SUCCESS; k++) {
+                for (int i = 0; i < 3; i++)
+                    mine[i] = val(wrank, i, 3000 + form + k);
+                rc = MPI_Start(&r[0]);
+                if (rc == MPI_SUCCESS)
+                    rc = MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+                for (int j = 0; j < p && wrank == root; j++)
+                    for (int i = 0; i < 3; i++)
+                        bad += all[3 * j + i] != val(j, i, 3000 + form + k);
+            }
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Request_free(&r[0]);
+            CHECK(rc == MPI_SUCCESS && !bad, "MPI_Gather_init: rc %d, %d wrong", rc, bad);
+            continue;
+        } else {
+            rc = MPI_Gather_c(mine, 3, MPI_INT, all, 3, MPI_INT, root, MPI_COMM_WORLD);
+        }
+        for (int j = 0; j < p && wrank == root && form != 1; j++)
+            for (int i = 0; i < 3; i++)
+                bad += all[3 * j + i] != val(j, i, 3000 + form);
+        for (int j = 0; j < p && wrank == root && form == 1; j++)
+            for (int i = 0; i < c[j]; i++)
+                bad += all[d[j] + i] != val(j, i, 3000 + form);
+        CHECK(rc == MPI_SUCCESS && !bad, "MPI_Gather(v)_c form %d: rc %d, %d wrong", form, rc,
+              bad);
+        /* back from the root: scatterv_c (form 0), iscatter_c (1),
+         * scatterv_init (3) */
+        if (form == 0)
+            rc = MPI_Scatterv_c(all, c, d, MPI_INT, got, c[wrank], MPI_INT, root, MPI_COMM_WORLD);
+        else if (form == 1) {
+            rc = MPI_Iscatter_c(all, 1, MPI_INT, got, 1, MPI_INT, root, MPI_COMM_WORLD, &r[1]);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+        } else {
+            rc = MPI_Scatterv_init(all, ic, id, MPI_INT, got, ic[wrank], MPI_INT, root,
+                                   MPI_COMM_WORLD, MPI_INFO_NULL, &r[1]);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Start(&r[1]);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Request_free(&r[1]);
+        }
+        /* form 0 and 3 (blocks of 3 from 3 j, the first c[wrank] of them);
+         * form 1: a 1-int block from slot j of the v layout's buffer */
+        bad = 0;
+        for (int i = 0; i < (form == 1 ? 1 : (int)c[wrank]); i++) {
+            const int x = form == 1 ? wrank : (int)d[wrank] + i; /* in the root's buffer */
+            const int j = form == 1 ? p - 1 - x / 3 : x / 3, e = x % 3;
+            const int want = form == 1 && e >= c[j] ? GUARD : val(j, e, 3000 + form);
+            bad += got[i] != want;
+        }
+        CHECK(rc == MPI_SUCCESS && !bad, "MPI_Scatter(v) MPI-4 form %d: rc %d, %d wrong", form,
+              rc, bad);
+    }
+    free(all), free(c), free(d), free(ic), free(id);
+#endif
+}
+
 /* Intercommunicators go to the MPI below: group 0's rank 0 gathers one int
  * from every rank of group 1 and scatters (v: in reverse order, two ints
  * each) back, interposed, through the C API and nonblocking. */
@@ -977,6 +1066,7 @@ int main(int argc, char **argv)
     test_rooted(MPI_COMM_WORLD, "world");
     test_rooted(reversed, "reversed");
     test_rooted_interposed();
+    test_rooted_mpi4();
     test_rooted_intercomm();
     test_rooted_errors();
     MPI_Comm_free(&reversed);
