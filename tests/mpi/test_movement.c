@@ -6,7 +6,7 @@
 // abi-ranks: 1 2
 // asan-ranks: 1 3
 /*
- * Allgather, allgatherv, bcast and barrier, blocking, every algorithm of the catalog
+ * Allgather, allgatherv, bcast, barrier, gather(v) and scatter(v), blocking, every algorithm of the catalog
  * found at run time and forced by name through the C API, then "auto" and
  * "native", on MPI_COMM_WORLD and on a split communicator in reversed rank
  * order, against a serial expectation:
@@ -32,7 +32,20 @@
  *    nonblocking forms, checked from the standard's definitions;
  *  - errors: a root out of range (MPI_ERR_ROOT), unequal signatures
  *    (MPI_ERR_TRUNCATE), an unknown algorithm (MPI_ERR_ARG), with no
- *    buffer touched.
+ *    buffer touched;
+ *  - gather and scatter: every algorithm, auto and native, every root,
+ *    counts 0, 1, 7, 131 ints, the root's side in each of allgather's
+ *    receive types (gaps untouched), in place at the root or not, the
+ *    other ranks' root-side arguments a NULL buffer, count -1 and
+ *    MPI_DATATYPE_NULL under a named algorithm (MPI does not read them),
+ *    their buffers untouched; gatherv and scatterv: uneven counts with
+ *    empty blocks in reverse rank order with gaps, MPI_INT or the resized
+ *    type, in place or not, every root, NULL arrays off the root; the
+ *    interposed entry points forced by the environment; the MPI-4 _c and
+ *    persistent ones; intercommunicators (MPI_ROOT, MPI_PROC_NULL) below;
+ *    errors every rank finds alike (root, negative counts, unknown
+ *    algorithm) and, on one rank, the root's own (signatures, NULL arrays,
+ *    a negative recvcounts entry, MPI_IN_PLACE as its p-block buffer).
  */
 #include <mpi.h>
 #include <stdbool.h>
