@@ -35,6 +35,10 @@ typedef enum colibri_coll {
     COLIBRI_BCAST,
     COLIBRI_BARRIER,
     COLIBRI_ALLGATHERV,
+    COLIBRI_GATHER,
+    COLIBRI_GATHERV,
+    COLIBRI_SCATTER,
+    COLIBRI_SCATTERV,
     COLIBRI_NCOLL
 } colibri_coll;
 
@@ -81,6 +85,30 @@ int colibri_allgatherv(const void *sendbuf, MPI_Count sendcount,
 int colibri_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
                   int root, MPI_Comm comm, const char *algorithm);
 int colibri_barrier(MPI_Comm comm, const char *algorithm);
+
+/* Gather(v) to and scatter(v) from `root`, in the elements of each side's
+ * datatype as MPI_Gather(v)_c and MPI_Scatter(v)_c: the receive side of a
+ * gather and the send side of a scatter count only at the root (recvcounts
+ * and displs, sendcounts and displs: one entry per rank, read at the root
+ * only); at the root a gather's sendbuf, a scatter's recvbuf, may be
+ * MPI_IN_PLACE. */
+int colibri_gather(const void *sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   const char *algorithm);
+int colibri_gatherv(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                    MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const char *algorithm);
+int colibri_scatter(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const char *algorithm);
+int colibri_scatterv(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint displs[], MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm, const char *algorithm);
 
 /* Nonblocking and persistent forms.  The same algorithms (and names) as
  * the blocking calls; *request is an ordinary MPI_Request for MPI_Wait,
@@ -139,6 +167,24 @@ int colibri_ibcast(void *buffer, MPI_Count count, MPI_Datatype datatype,
                    MPI_Request *request);
 int colibri_ibarrier(MPI_Comm comm, const char *algorithm,
                      MPI_Request *request);
+int colibri_igather(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const char *algorithm, MPI_Request *request);
+int colibri_igatherv(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[],
+                     MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const char *algorithm, MPI_Request *request);
+int colibri_iscatter(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const char *algorithm, MPI_Request *request);
+int colibri_iscatterv(const void *sendbuf, const MPI_Count sendcounts[],
+                      const MPI_Aint displs[], MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      const char *algorithm, MPI_Request *request);
 
 int colibri_allreduce_init(const void *sendbuf, void *recvbuf, MPI_Count count,
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -183,6 +229,26 @@ int colibri_bcast_init(void *buffer, MPI_Count count, MPI_Datatype datatype,
                        MPI_Request *request);
 int colibri_barrier_init(MPI_Comm comm, const char *algorithm,
                          MPI_Request *request);
+int colibri_gather_init(const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, const char *algorithm,
+                        MPI_Request *request);
+int colibri_gatherv_init(const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint displs[],
+                         MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         const char *algorithm, MPI_Request *request);
+int colibri_scatter_init(const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, const char *algorithm,
+                         MPI_Request *request);
+int colibri_scatterv_init(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint displs[], MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          const char *algorithm, MPI_Request *request);
 
 /* MPI_Start for any request (colibri's persistent ones and the MPI's):
  * for programs that link colibri without its MPI_Start wrapper. */
@@ -332,14 +398,18 @@ const char *colibri_last_algorithm(MPI_Comm comm, colibri_coll coll);
  * on a communicator whose node layout it does not know: the node-aware
  * algorithms, which a real communicator's layout makes eligible, are not
  * among the candidates (colibri_last_algorithm says what a call ran).
- * alltoall: `count` elements per block; alltoallv: the largest block. */
+ * alltoall: `count` elements per block; alltoallv: the largest block;
+ * gather, scatter: per rank; gatherv, scatterv: not read (only the root
+ * knows their sizes, so selection reads none). */
 const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count,
                            int type_size, int commutative);
 
 /* Dry run, no MPI communication: the cost of one rank's schedule.
  * For reduce_scatter, `counts` gives every rank's output count; for
- * alltoallv, this rank's count to (and from) each peer; otherwise pass NULL
- * and `count` (alltoall: elements per block).  Algorithms whose later rounds
+ * alltoallv, this rank's count to (and from) each peer; for allgatherv,
+ * gatherv and scatterv, every rank's block (as the root's recvcounts or
+ * sendcounts, blocks packed in rank order); otherwise pass NULL
+ * and `count` (alltoall: elements per block; gather, scatter: per rank).  Algorithms whose later rounds
  * depend on the peers' counts (sloav, sloavx) return
  * MPI_ERR_UNSUPPORTED_OPERATION. */
 typedef struct colibri_cost {

@@ -99,6 +99,8 @@ const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count, in
         p.count = count * type_size;
         p.elem_size = 1;
     }
+    if (coll == COLIBRI_GATHERV || coll == COLIBRI_SCATTERV)
+        p.count = 0; /* their sizes are the root's alone: selection reads none */
     const struct algorithm *a = select_auto(coll, &p);
     free(c);
     return a ? a->name : "native";
@@ -140,6 +142,27 @@ int colibri_dry_run(colibri_coll coll, const char *algorithm, int rank, int comm
             }
             p.scounts = p.rcounts = v;
             p.sdispls = p.rdispls = v + comm_size;
+        }
+        /* allgatherv, gatherv, scatterv: `counts` is every rank's block,
+         * packed in rank order (as the root's arrays, for the v forms) */
+        if (coll == COLIBRI_ALLGATHERV || coll == COLIBRI_GATHERV || coll == COLIBRI_SCATTERV) {
+            if (!counts)
+                return MPI_ERR_ARG;
+            if (!(v = malloc((size_t)comm_size * 2 * sizeof *v)))
+                return MPI_ERR_NO_MEM;
+            p.count = p.volume_max = 0;
+            for (int j = 0; j < comm_size; j++) {
+                v[j] = counts[j] * type_size;
+                v[comm_size + j] = j ? v[comm_size + j - 1] + v[j - 1] : 0;
+                p.count += v[j];
+                p.volume_max = v[j] > p.volume_max ? v[j] : p.volume_max;
+            }
+            if (coll != COLIBRI_ALLGATHERV)
+                p.count = v[rank]; /* this rank's own block */
+            if (coll == COLIBRI_SCATTERV)
+                p.scounts = v, p.sdispls = v + comm_size;
+            else
+                p.rcounts = v, p.rdispls = v + comm_size;
         }
     }
     if (catalog_violation(a, &p)) {

@@ -267,17 +267,19 @@ static int with_request(const struct movement_args *a, const char *algorithm,
 #define ALLGATHER_ARGS                                                                       \
     {                                                                                        \
         COLIBRI_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,     \
-            recvtype, 0, comm                                                              \
+            recvtype, 0, comm, NULL, NULL                                                  \
     }
 #define BCAST_ARGS                                                                          \
-    {COLIBRI_BCAST, NULL, 0, MPI_DATATYPE_NULL, buffer, count, NULL, NULL, datatype, root, comm}
+    {COLIBRI_BCAST, NULL, 0, MPI_DATATYPE_NULL, buffer, count, NULL, NULL, datatype, root, comm, \
+     NULL, NULL}
 #define BARRIER_ARGS                                                                       \
-    {COLIBRI_BARRIER, NULL, 0, MPI_DATATYPE_NULL, NULL, 0, NULL, NULL, MPI_DATATYPE_NULL, 0, comm}
+    {COLIBRI_BARRIER, NULL, 0, MPI_DATATYPE_NULL, NULL, 0, NULL, NULL, MPI_DATATYPE_NULL, 0,    \
+     comm, NULL, NULL}
 _Static_assert(sizeof(MPI_Count) == sizeof(int64_t) && sizeof(MPI_Aint) == sizeof(int64_t),
                "64-bit MPI_Count and MPI_Aint");
 #define ALLGATHERV_ARGS                                                                     \
     {COLIBRI_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,                          \
-     (const int64_t *)recvcounts, (const int64_t *)displs, recvtype, 0, comm}
+     (const int64_t *)recvcounts, (const int64_t *)displs, recvtype, 0, comm, NULL, NULL}
 
 int colibri_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,

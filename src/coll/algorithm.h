@@ -43,6 +43,10 @@ int cost_link_share(const struct sched_params *p);
 int cost_radix(const struct sched_params *p);
 double cost_typical_block(const struct sched_params *p);
 double cost_excess_volume(const struct sched_params *p);
+/* Gatherv and scatterv: the bytes of the blocks other than the root's, from
+ * the root's counts (bytes per rank), or where they are not known (any
+ * other rank, selection) p-1 blocks of this rank's `count`. */
+double cost_rooted_volume(const struct sched_params *p, const int64_t *counts);
 
 
 
@@ -157,5 +161,16 @@ DECLARE_ALGORITHM(bcast, binomial);
 DECLARE_ALGORITHM(bcast, scatter_allgather);
 
 DECLARE_ALGORITHM(barrier, dissemination);
+
+/* gather and scatter: `count` is a block's bytes (every rank's alike), the
+ * root's buffer p blocks in rank order.  gatherv and scatterv: `count` is
+ * this rank's block, and at the root only rcounts and rdispls (gatherv),
+ * scounts and sdispls (scatterv) are every block's bytes and offset. */
+DECLARE_ALGORITHM(gather, binomial);
+DECLARE_ALGORITHM(gather, linear);
+DECLARE_ALGORITHM(gatherv, linear);
+DECLARE_ALGORITHM(scatter, binomial);
+DECLARE_ALGORITHM(scatter, linear);
+DECLARE_ALGORITHM(scatterv, linear);
 
 #endif

@@ -58,3 +58,13 @@ double cost_node_local(const struct cost_params *m, double n, double out, double
 {
     return syncs * m->shm_alpha + (n + out + reduced) * m->shm_beta + reduced * m->gamma;
 }
+
+double cost_rooted_volume(const struct sched_params *p, const int64_t *counts)
+{
+    if (!counts)
+        return (double)(p->size - 1) * (double)p->count;
+    double n = 0;
+    for (int j = 0; j < p->size; j++)
+        n += j == p->root ? 0 : (double)counts[j];
+    return n;
+}

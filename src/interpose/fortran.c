@@ -299,6 +299,110 @@ void mpi_ibarrier_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 FORTRAN_ALIASES(ibarrier, IBARRIER, (const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror))
 
 /*
+ * Gather, gatherv, scatter and scatterv, blocking and nonblocking.  A
+ * scatter's recvbuf may be MPI_IN_PLACE at the root: it is translated as a
+ * send buffer is.
+ */
+#define GATHER_PARAMS                                                                        \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root,              \
+     const MPI_Fint *comm, MPI_Fint *ierror)
+#define GATHERV_PARAMS                                                                       \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,           \
+     const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+#define SCATTERV_PARAMS                                                                      \
+    (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs,                \
+     const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,                     \
+     const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+#define IGATHER_PARAMS                                                                       \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root,              \
+     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+#define IGATHERV_PARAMS                                                                      \
+    (const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, \
+     const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,           \
+     const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+#define ISCATTERV_PARAMS                                                                     \
+    (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs,                \
+     const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,                     \
+     const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, \
+     MPI_Fint *ierror)
+
+static void *c_inplace_recvbuf(void *p) { return (void *)c_sendbuf(p); }
+
+void mpi_gather_ GATHER_PARAMS
+{
+    set_ierror(ierror, MPI_Gather(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                  c_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root,
+                                  PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(gather, GATHER, GATHER_PARAMS)
+
+void mpi_gatherv_ GATHERV_PARAMS
+{
+    set_ierror(ierror, MPI_Gatherv(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                   c_recvbuf(recvbuf), recvcounts, displs,
+                                   PMPI_Type_f2c(*recvtype), *root, PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(gatherv, GATHERV, GATHERV_PARAMS)
+
+/* Same arguments as gather. */
+void mpi_scatter_ GATHER_PARAMS
+{
+    set_ierror(ierror, MPI_Scatter(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                   c_inplace_recvbuf(recvbuf), *recvcount,
+                                   PMPI_Type_f2c(*recvtype), *root, PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(scatter, SCATTER, GATHER_PARAMS)
+
+void mpi_scatterv_ SCATTERV_PARAMS
+{
+    set_ierror(ierror, MPI_Scatterv(c_sendbuf(sendbuf), sendcounts, displs,
+                                    PMPI_Type_f2c(*sendtype), c_inplace_recvbuf(recvbuf),
+                                    *recvcount, PMPI_Type_f2c(*recvtype), *root,
+                                    PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(scatterv, SCATTERV, SCATTERV_PARAMS)
+
+void mpi_igather_ IGATHER_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Igather(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                            c_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root,
+                            PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(igather, IGATHER, IGATHER_PARAMS)
+
+void mpi_igatherv_ IGATHERV_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Igatherv(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                             c_recvbuf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype),
+                             *root, PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(igatherv, IGATHERV, IGATHERV_PARAMS)
+
+/* Same arguments as igather. */
+void mpi_iscatter_ IGATHER_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iscatter(c_sendbuf(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                             c_inplace_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                             *root, PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(iscatter, ISCATTER, IGATHER_PARAMS)
+
+void mpi_iscatterv_ ISCATTERV_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iscatterv(c_sendbuf(sendbuf), sendcounts, displs, PMPI_Type_f2c(*sendtype),
+                              c_inplace_recvbuf(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                              *root, PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(iscatterv, ISCATTERV, ISCATTERV_PARAMS)
+
+/*
  * The wait and test calls, through the C ones of requests.c: Fortran
  * request handles and statuses converted both ways (Open MPI's own Fortran
  * bindings do the same conversions, then call PMPI_*).  Fortran indices

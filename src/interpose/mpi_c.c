@@ -582,6 +582,296 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
 }
 #endif
 
+/*
+ * Gather, gatherv, scatter, scatterv: blocking, nonblocking, persistent and
+ * large-count forms.  Gather's receive arguments and scatter's send
+ * arguments count at the root only: the v forms' int arrays are widened
+ * there alone (PMPI_Comm_size entries) and stay NULL elsewhere, where MPI
+ * lets a program pass anything.  The memo of native calls (native.h) is
+ * keyed by the block a rank describes: its own (a gather's send side, a
+ * scatter's receive side), the root's receive (gather) or send (scatter)
+ * side when its own block is MPI_IN_PLACE, as colibri_gather notes it.
+ */
+#define GATHER_KEY(sendbuf) sendbuf == MPI_IN_PLACE ? recvcount : sendcount, \
+                            sendbuf == MPI_IN_PLACE ? recvtype : sendtype
+#define SCATTER_KEY(recvbuf) recvbuf == MPI_IN_PLACE ? sendcount : recvcount, \
+                             recvbuf == MPI_IN_PLACE ? sendtype : recvtype
+
+/* The v forms' int arrays widened at the root (NULL elsewhere, and for a
+ * NULL array, which colibri reports); false when out of memory. */
+static bool widen_at_root(const int *counts, const int *displs, int root, MPI_Comm comm,
+                          MPI_Count small[2][64], MPI_Count **c, MPI_Count **d)
+{
+    int rank = -1, size = 0;
+    *c = *d = NULL;
+    if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS || rank != root ||
+        PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+        return true;
+    *c = widen(counts, size, small[0]);
+    *d = widen(displs, size, small[1]);
+    return (*c || !counts) && (*d || !displs);
+}
+
+static void free_widened(MPI_Count small[2][64], MPI_Count *c, MPI_Count *d)
+{
+    if (c != small[0])
+        free(c);
+    if (d != small[1])
+        free(d);
+}
+
+/* MPI_Gatherv, MPI_Igatherv, MPI_Gatherv_init with int arrays, on an
+ * intracommunicator (PASS_THROUGH has sent the rest below). */
+static int gatherv_int(enum call_kind kind, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       MPI_Request *req)
+{
+    MPI_Count s[2][64], *rc, *rd;
+    int ret;
+    if (!widen_at_root(recvcounts, displs, root, comm, s, &rc, &rd))
+        ret = BELOW(PMPI_Gatherv, PMPI_Igatherv, PMPI_Gatherv_init, sendbuf, sendcount, sendtype,
+                    recvbuf, recvcounts, displs, recvtype, root, comm); /* out of memory */
+    else if (kind == CALL_BLOCKING)
+        ret = colibri_gatherv(sendbuf, sendcount, sendtype, recvbuf, rc, (const MPI_Aint *)rd,
+                              recvtype, root, comm, NULL);
+    else if (kind == CALL_NONBLOCKING)
+        ret = colibri_igatherv(sendbuf, sendcount, sendtype, recvbuf, rc, (const MPI_Aint *)rd,
+                               recvtype, root, comm, NULL, req);
+    else
+        ret = colibri_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, rc,
+                                   (const MPI_Aint *)rd, recvtype, root, comm, NULL, req);
+    free_widened(s, rc, rd);
+    return ret;
+}
+
+/* MPI_Scatterv, MPI_Iscatterv, MPI_Scatterv_init likewise. */
+static int scatterv_int(enum call_kind kind, const void *sendbuf, const int sendcounts[],
+                        const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req)
+{
+    MPI_Count s[2][64], *sc, *sd;
+    int ret;
+    if (!widen_at_root(sendcounts, displs, root, comm, s, &sc, &sd))
+        ret = BELOW(PMPI_Scatterv, PMPI_Iscatterv, PMPI_Scatterv_init, sendbuf, sendcounts, displs,
+                    sendtype, recvbuf, recvcount, recvtype, root, comm); /* out of memory */
+    else if (kind == CALL_BLOCKING)
+        ret = colibri_scatterv(sendbuf, sc, (const MPI_Aint *)sd, sendtype, recvbuf, recvcount,
+                               recvtype, root, comm, NULL);
+    else if (kind == CALL_NONBLOCKING)
+        ret = colibri_iscatterv(sendbuf, sc, (const MPI_Aint *)sd, sendtype, recvbuf, recvcount,
+                                recvtype, root, comm, NULL, req);
+    else
+        ret = colibri_scatterv_init(sendbuf, sc, (const MPI_Aint *)sd, sendtype, recvbuf,
+                                    recvcount, recvtype, root, comm, NULL, req);
+    free_widened(s, sc, sd);
+    return ret;
+}
+
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_GATHER, CALL_BLOCKING, comm, GATHER_KEY(sendbuf), MPI_OP_NULL,
+                        root))
+        return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    PASS_THROUGH(comm, PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   root, comm));
+    return colibri_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                          NULL);
+}
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, root, comm));
+    return gatherv_int(CALL_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, root, comm, NULL);
+}
+
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_SCATTER, CALL_BLOCKING, comm, SCATTER_KEY(recvbuf), MPI_OP_NULL,
+                        root))
+        return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    PASS_THROUGH(comm, PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    root, comm));
+    return colibri_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                           NULL);
+}
+
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                     recvtype, root, comm));
+    return scatterv_int(CALL_BLOCKING, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                        recvtype, root, comm, NULL);
+}
+
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    root, comm, request));
+    return colibri_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                           NULL, request);
+}
+
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, root, comm, request));
+    return gatherv_int(CALL_NONBLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, root, comm, request);
+}
+
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     root, comm, request));
+    return colibri_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                            NULL, request);
+}
+
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                      recvtype, root, comm, request));
+    return scatterv_int(CALL_NONBLOCKING, sendbuf, sendcounts, displs, sendtype, recvbuf,
+                        recvcount, recvtype, root, comm, request);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                        recvtype, root, comm, info, request));
+    return colibri_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm, NULL, request);
+}
+
+int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                         displs, recvtype, root, comm, info, request));
+    return gatherv_int(CALL_PERSISTENT, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, root, comm, request);
+}
+
+int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         recvtype, root, comm, info, request));
+    return colibri_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                comm, NULL, request);
+}
+
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                          recvcount, recvtype, root, comm, info, request));
+    return scatterv_int(CALL_PERSISTENT, sendbuf, sendcounts, displs, sendtype, recvbuf,
+                        recvcount, recvtype, root, comm, request);
+}
+
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     root, comm));
+    return colibri_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                          NULL);
+}
+
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, root, comm));
+    return colibri_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           root, comm, NULL);
+}
+
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      root, comm));
+    return colibri_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                           NULL);
+}
+
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    PASS_THROUGH(comm, PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                       recvtype, root, comm));
+    return colibri_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                            root, comm, NULL);
+}
+
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      root, comm, request));
+    return colibri_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                           NULL, request);
+}
+
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                       recvtype, root, comm, request));
+    return colibri_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root, comm, NULL, request);
+}
+
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       root, comm, request));
+    return colibri_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                            comm, NULL, request);
+}
+
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    PASS_THROUGH(comm, PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                        recvtype, root, comm, request));
+    return colibri_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm, NULL, request);
+}
+#endif
+
 /* A program may free an operation or a datatype right after starting a
  * nonblocking or persistent collective that uses it; one that a colibri
  * operation still uses is freed when that operation ends (handles.h). */

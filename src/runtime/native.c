@@ -277,10 +277,94 @@ static int native_allgatherv(const struct movement_args *a, enum call_kind kind,
     return r;
 }
 
+/* Gatherv's receive arrays and scatterv's send arrays count at the root
+ * only (MPI_ROOT's group on an intercommunicator), with one entry per
+ * process of the other side (peer_count); elsewhere they go below as NULL,
+ * as do NULL arrays, for the MPI to report. */
+static bool arrays_significant(MPI_Comm comm, int root)
+{
+    int inter = 0, rank = -1;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return false;
+    if (inter)
+        return root == MPI_ROOT;
+    return PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS && rank == root;
+}
+
+static int native_rooted_v(const struct movement_args *a, enum call_kind kind, MPI_Request *req)
+{
+    const bool gv = a->coll == COLIBRI_GATHERV, here = arrays_significant(a->comm, a->root);
+    const int64_t *cnt = here ? (gv ? a->recvcounts : a->sendcounts) : NULL;
+    const int64_t *dsp = here ? (gv ? a->rdispls : a->sdispls) : NULL;
+    if (!cnt || !dsp)
+        cnt = dsp = NULL;
+    const int size = cnt ? peer_count(a->comm) : 0;
+    int fits = (gv ? a->sendcount : a->recvcount) <= INT_MAX;
+    for (int i = 0; i < size; i++)
+        fits = fits && cnt[i] <= INT_MAX && dsp[i] <= INT_MAX && dsp[i] >= INT_MIN;
+    if (!fits) {
+#if HAVE_LARGE_COUNT
+        if (gv)
+            return FORMS(PMPI_Gatherv_c, PMPI_Igatherv_c, PMPI_Gatherv_init_c, a->sendbuf,
+                         a->sendcount, a->sendtype, a->recvbuf, (const MPI_Count *)cnt,
+                         (const MPI_Aint *)dsp, a->recvtype, a->root, a->comm);
+        return FORMS(PMPI_Scatterv_c, PMPI_Iscatterv_c, PMPI_Scatterv_init_c, a->sendbuf,
+                     (const MPI_Count *)cnt, (const MPI_Aint *)dsp, a->sendtype, a->recvbuf,
+                     a->recvcount, a->recvtype, a->root, a->comm);
+#else
+        return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
+#endif
+    }
+    /* narrowed copies, freed on return (see native_exchange) */
+    int *v = malloc((size_t)(size ? size : 1) * 2 * sizeof *v);
+    if (!v)
+        return refuse(a->comm, a->coll, kind, MPI_ERR_NO_MEM, "out of memory");
+    for (int i = 0; i < size; i++)
+        v[i] = (int)cnt[i], v[size + i] = (int)dsp[i];
+    int *vc = cnt ? v : NULL, *vd = cnt ? v + size : NULL, r;
+    if (gv)
+        r = FORMS(PMPI_Gatherv, PMPI_Igatherv, PMPI_Gatherv_init, a->sendbuf, (int)a->sendcount,
+                  a->sendtype, a->recvbuf, vc, vd, a->recvtype, a->root, a->comm);
+    else
+        r = FORMS(PMPI_Scatterv, PMPI_Iscatterv, PMPI_Scatterv_init, a->sendbuf, vc, vd,
+                  a->sendtype, a->recvbuf, (int)a->recvcount, a->recvtype, a->root, a->comm);
+    free(v);
+    return r;
+}
+
+/* Gather and scatter, and their v forms. */
+static int native_rooted(const struct movement_args *a, enum call_kind kind, MPI_Request *req)
+{
+    if (a->coll == COLIBRI_GATHERV || a->coll == COLIBRI_SCATTERV)
+        return native_rooted_v(a, kind, req);
+    const bool g = a->coll == COLIBRI_GATHER;
+    if (a->sendcount <= INT_MAX && a->recvcount <= INT_MAX) {
+        if (g)
+            return FORMS(PMPI_Gather, PMPI_Igather, PMPI_Gather_init, a->sendbuf,
+                         (int)a->sendcount, a->sendtype, a->recvbuf, (int)a->recvcount,
+                         a->recvtype, a->root, a->comm);
+        return FORMS(PMPI_Scatter, PMPI_Iscatter, PMPI_Scatter_init, a->sendbuf,
+                     (int)a->sendcount, a->sendtype, a->recvbuf, (int)a->recvcount, a->recvtype,
+                     a->root, a->comm);
+    }
+#if HAVE_LARGE_COUNT
+    if (g)
+        return FORMS(PMPI_Gather_c, PMPI_Igather_c, PMPI_Gather_init_c, a->sendbuf, a->sendcount,
+                     a->sendtype, a->recvbuf, a->recvcount, a->recvtype, a->root, a->comm);
+    return FORMS(PMPI_Scatter_c, PMPI_Iscatter_c, PMPI_Scatter_init_c, a->sendbuf, a->sendcount,
+                 a->sendtype, a->recvbuf, a->recvcount, a->recvtype, a->root, a->comm);
+#else
+    return refuse(a->comm, a->coll, kind, MPI_ERR_COUNT, NO_LARGE_COUNT);
+#endif
+}
+
 int native_movement(const struct movement_args *a, enum call_kind kind, MPI_Request *req)
 {
     if (MPI_VERSION < 4 && kind == CALL_PERSISTENT)
         return refuse(a->comm, a->coll, kind, MPI_ERR_UNSUPPORTED_OPERATION, NO_PERSISTENT);
+    if (a->coll == COLIBRI_GATHER || a->coll == COLIBRI_GATHERV || a->coll == COLIBRI_SCATTER ||
+        a->coll == COLIBRI_SCATTERV)
+        return native_rooted(a, kind, req);
     if (a->coll == COLIBRI_BARRIER)
         return FORMS(PMPI_Barrier, PMPI_Ibarrier, PMPI_Barrier_init, a->comm);
     const bool fits = a->sendcount <= INT_MAX && a->recvcount <= INT_MAX;

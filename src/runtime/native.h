@@ -58,7 +58,9 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll);
 
 /* allgather (both sides), allgatherv (recvcounts and rdispls, in
  * elements), bcast (the buffer as the receive side, its root) and barrier
- * (the communicator only), with colibri's 64-bit counts. */
+ * (the communicator only), with colibri's 64-bit counts; gather and
+ * scatter (both sides and the root), gatherv (recvcounts and rdispls) and
+ * scatterv (sendcounts and sdispls), whose arrays count at the root only. */
 struct movement_args {
     colibri_coll coll;
     const void *sendbuf;
@@ -70,6 +72,7 @@ struct movement_args {
     MPI_Datatype recvtype;
     int root;
     MPI_Comm comm;
+    const int64_t *sendcounts, *sdispls;
 };
 
 int native_movement(const struct movement_args *a, enum call_kind kind, MPI_Request *req);

@@ -72,6 +72,13 @@ const struct algorithm catalog[] = {
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
 
     ALG_K(barrier, COLIBRI_BARRIER, dissemination, 0),
+
+    ALG(gather, COLIBRI_GATHER, binomial, 0),
+    ALG(gather, COLIBRI_GATHER, linear, 0),
+    ALG(gatherv, COLIBRI_GATHERV, linear, 0),
+    ALG(scatter, COLIBRI_SCATTER, binomial, 0),
+    ALG(scatter, COLIBRI_SCATTER, linear, 0),
+    ALG(scatterv, COLIBRI_SCATTERV, linear, 0),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 

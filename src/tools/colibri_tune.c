@@ -50,8 +50,8 @@
 #include "select/catalog.h"
 
 /* The collectives it measures: the reductions and the all-to-alls
- * (allgather, bcast and barrier are chosen by the cost model alone for
- * now). */
+ * (allgather, bcast, barrier, gather and scatter are chosen by the cost
+ * model alone for now, and online selection; their v forms by the model). */
 #define TUNED_COLLS (COLIBRI_ALLTOALLV + 1)
 
 #define MAX_CANDS 48

@@ -1,9 +1,11 @@
 /*
  * A plain MPI program that never calls a collective colibri replaces (no
- * reduction, all-to-all, allgather(v), bcast or barrier): preloading colibri
- * must change nothing for it (and COLIBRI_STATS must report no call).  It
- * passes a token around a ring, gathers, scans, and duplicates and frees a
- * communicator; a wrong value makes the exit status nonzero.
+ * reduction, all-to-all, allgather(v), bcast, barrier, gather(v) or
+ * scatter(v)): preloading colibri must change nothing for it (and
+ * COLIBRI_STATS must report no call).  It passes a token around a ring,
+ * gathers to the last rank by MPI_Alltoallw (one int from every rank,
+ * nothing anywhere else), scans, and duplicates and frees a communicator; a
+ * wrong value makes the exit status nonzero.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -24,7 +26,12 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     int all[64] = {0}, mine = rank * 3, prefix = -1;
     if (size <= 64) {
-        MPI_Gather(&mine, 1, MPI_INT, all, 1, MPI_INT, size - 1, dup);
+        int sc[64] = {0}, rc[64] = {0}, sd[64] = {0}, rd[64];
+        MPI_Datatype t[64];
+        sc[size - 1] = 1;
+        for (int r = 0; r < size; r++)
+            rc[r] = rank == size - 1, rd[r] = r * (int)sizeof(int), t[r] = MPI_INT;
+        MPI_Alltoallw(&mine, sc, sd, t, all, rc, rd, t, dup);
         for (int r = 0; rank == size - 1 && r < size; r++)
             errors += all[r] != r * 3;
     }

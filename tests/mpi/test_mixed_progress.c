@@ -15,10 +15,11 @@
  * A window of up to 20 outstanding requests over 4 duplicates of
  * MPI_COMM_WORLD, filled one start at a time in an order every rank agrees
  * on (a shared random stream): colibri's collectives (MPI_Iallreduce,
- * Ireduce, Ireduce_scatter(_block), Ialltoall(v), persistent allreduce,
- * a reduce whose user op and a reduce whose user datatype are freed right
- * after the start, a request freed right after the start) beside the MPI's
- * own (Ibcast, Ibarrier, Igather, Iscatter(v), Iallgather(v), Iscan, and
+ * Ireduce, Ireduce_scatter(_block), Ialltoall(v), Ibcast, Ibarrier,
+ * Iallgather(v), persistent allreduce, a reduce whose user op and a reduce
+ * whose user datatype are freed right after the start, a request freed
+ * right after the start) beside the MPI's own (Igather, Iscatter(v), called
+ * as PMPI_ since colibri serves their MPI_ names too, Iscan, and
  * point-to-point rings).  Between starts, each rank on its own (a private
  * random stream) sleeps a little and completes some of its window with
  * MPI_Wait, Waitall, Waitany, Waitsome, Test, Testall, Testany or Testsome,
@@ -295,10 +296,11 @@ static bool start(struct slot *sl, enum kind k, int id)
         else if (k == K_IALLGATHER)
             rc = MPI_Iallgather(sl->s, (int)n, MPI_INT, sl->r, (int)n, MPI_INT, c, &sl->req);
         else if (k == K_IGATHER)
-            rc = MPI_Igather(sl->s, (int)n, MPI_INT, sl->r, (int)n, MPI_INT, sl->root, c, &sl->req);
-        else
-            rc = MPI_Iscatter(sl->s, (int)n, MPI_INT, sl->r, (int)n, MPI_INT, sl->root, c,
+            rc = PMPI_Igather(sl->s, (int)n, MPI_INT, sl->r, (int)n, MPI_INT, sl->root, c,
                               &sl->req);
+        else
+            rc = PMPI_Iscatter(sl->s, (int)n, MPI_INT, sl->r, (int)n, MPI_INT, sl->root, c,
+                               &sl->req);
         break;
     case K_IALLTOALLV: {
         /* rank s sends (s + 2 d + id) % 3 * n / 2 + 1 elements to d */
@@ -340,8 +342,8 @@ static bool start(struct slot *sl, enum kind k, int id)
             sl->s = ints(tot), sl->r = ints(sl->cnt[rank]);
             for (int j = 0; j < size; j++)
                 fill(sl->s + sl->dsp[j], sl->cnt[j], id, rank * 64 + j, 0);
-            rc = MPI_Iscatterv(sl->s, sl->cnt, sl->dsp, MPI_INT, sl->r, sl->cnt[rank], MPI_INT,
-                               sl->root, c, &sl->req);
+            rc = PMPI_Iscatterv(sl->s, sl->cnt, sl->dsp, MPI_INT, sl->r, sl->cnt[rank], MPI_INT,
+                                sl->root, c, &sl->req);
         } else {
             sl->s = ints(sl->cnt[rank]), sl->r = ints(tot);
             fill(sl->s, sl->cnt[rank], id, rank, 0);
@@ -562,9 +564,9 @@ static long skipped_native_blocking;
 static void blocking(int id)
 {
     unsigned b = agreed(12);
-    /* Barrier, bcast and allgather are the MPI's own (PMPI_: colibri
-     * serves the MPI_ names of those too now), as gather is: the mix this
-     * test is about.  Without the MPI's progress hook a native blocking
+    /* Barrier, bcast, allgather and gather are the MPI's own (PMPI_:
+     * colibri serves the MPI_ names of those too now): the mix this test
+     * is about.  Without the MPI's progress hook a native blocking
      * collective cannot progress colibri's operations (docs/nonblocking.md,
      * "Progress"): the agreed draw is kept, the call is not made and is
      * counted. */
@@ -622,7 +624,7 @@ static void blocking(int id)
         break;
     case 5:
         phase_what = "MPI_Gather";
-        rc = MPI_Gather(s, (int)n, MPI_INT, r, (int)n, MPI_INT, root, c);
+        rc = PMPI_Gather(s, (int)n, MPI_INT, r, (int)n, MPI_INT, root, c);
         for (int j = 0; rank == root && j < size && bad < 0; j++)
             for (long i = 0; i < n && bad < 0; i++)
                 if (r[j * n + i] != val(id, j, i))

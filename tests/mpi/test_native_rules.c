@@ -7,7 +7,8 @@
  * (runtime/native.h): results right, colibri_last_algorithm says what ran
  * at every call, and the shortcut never outlives what it depends on: a
  * reloaded configuration (another file), a freed communicator (a new one
- * of another size may get its handle), another count, root or datatype.
+ * of another size may get its handle), another count, root or datatype;
+ * gather and scatter at every root, in place at the root or not.
  */
 #include "harness.h"
 
@@ -105,6 +106,41 @@ int main(int argc, char **argv)
         expect(MPI_COMM_WORLD, COLIBRI_ALLTOALL, "native", "alltoall under a native rule");
     }
 
+    /* gather and scatter: the root is part of the call and the memo's key
+     * is the block a rank describes (the root's own side when it is in
+     * place); 16 doubles (128 B) are outside the rules, never native */
+    use_rules("gather 0 64 1 1000 native\nscatter 0 64 1 1000 native\n");
+    double g[16 * 64], b[16];
+    for (int root = 0; root < size && size <= 64; root++)
+        for (int i = 0; i < 6; i++) {
+            const int n = i < 4 ? 1 : 16, ip = i % 2 && rank == root;
+            for (int j = 0; j < n; j++)
+                b[j] = rank * 100 + j;
+            for (int j = 0; j < n * size; j++)
+                g[j] = ip && j / n == rank ? b[j % n] : -1;
+            MPI_Gather(ip ? MPI_IN_PLACE : b, n, MPI_DOUBLE, g, n, MPI_DOUBLE, root,
+                       MPI_COMM_WORLD);
+            int bad = 0;
+            for (int j = 0; rank == root && j < n * size; j++)
+                bad += g[j] != j / n * 100 + j % n;
+            check(!bad, "gather of %d to %d%s: %d wrong", n, root, ip ? " in place" : "", bad);
+            const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_GATHER);
+            check(ran && (strcmp(ran, "native") == 0) == (n == 1),
+                  "gather of %d doubles ran %s under a native rule for <= 64 B", n,
+                  ran ? ran : "(none)");
+            for (int j = 0; j < n; j++)
+                b[j] = -1;
+            MPI_Scatter(g, n, MPI_DOUBLE, ip ? MPI_IN_PLACE : b, n, MPI_DOUBLE, root,
+                        MPI_COMM_WORLD);
+            bad = 0;
+            for (int j = 0; j < n && !ip; j++)
+                bad += b[j] != rank * 100 + j;
+            check(!bad, "scatter of %d from %d%s: %d wrong", n, root, ip ? " in place" : "", bad);
+            ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_SCATTER);
+            check(ran && (strcmp(ran, "native") == 0) == (n == 1),
+                  "scatter of %d doubles ran %s under a native rule for <= 64 B", n,
+                  ran ? ran : "(none)");
+        }
 
     /* native at p = 2 only: communicators of 2 and of 1 rank, created and
      * freed in turn (a freed handle may come back for the other size) */

@@ -121,6 +121,23 @@ static void inst_init(struct inst *t, colibri_coll coll, const char *alg, int n,
         }
         t->nsend = (int)t->rc[t->crank];
         break;
+    case COLIBRI_GATHER: /* every rank has room for the root's side */
+        t->nsend = n, t->nrecv = n * p;
+        break;
+    case COLIBRI_SCATTER:
+        t->nsend = n * p, t->nrecv = n;
+        break;
+    case COLIBRI_GATHERV: /* allgatherv's blocks */
+    case COLIBRI_SCATTERV:
+        for (int j = p - 1; j >= 0; j--) {
+            t->rc[j] = (j + n) % 3 == 0 ? 0 : n + j;
+            t->rd[j] = j == p - 1 ? 0 : t->rd[j + 1] + t->rc[j + 1];
+            t->nsend += (int)t->rc[j];
+        }
+        t->nrecv = (int)t->rc[t->crank];
+        if (coll == COLIBRI_GATHERV)
+            t->nrecv = t->nsend, t->nsend = (int)t->rc[t->crank];
+        break;
     default:
         for (int j = 0; j < p; j++) {
             t->sc[j] = a2av_count(t->crank, j, n);
@@ -210,6 +227,27 @@ static void inst_fill(struct inst *t, int k)
             for (int i = 0; i < t->rc[j]; i++)
                 t->expect[t->rd[j] + i] = val(j, i, k);
         break;
+    case COLIBRI_GATHER:
+    case COLIBRI_GATHERV: /* the root's output; the others' untouched */
+        for (int i = 0; i < t->nsend; i++)
+            t->sbuf[i] = val(me, i, k);
+        for (int i = 0; i < t->nrecv; i++)
+            t->expect[i] = SENTINEL;
+        for (int j = 0; j < p && me == t->root; j++)
+            for (int i = 0; i < (t->coll == COLIBRI_GATHER ? n : t->rc[j]); i++)
+                t->expect[(t->coll == COLIBRI_GATHER ? j * n : t->rd[j]) + i] = val(j, i, k);
+        break;
+    case COLIBRI_SCATTER:
+    case COLIBRI_SCATTERV: /* block j of the root's input to rank j */
+        for (int j = 0; j < p; j++) {
+            const int cj = t->coll == COLIBRI_SCATTER ? n : (int)t->rc[j];
+            const int dj = t->coll == COLIBRI_SCATTER ? j * n : (int)t->rd[j];
+            for (int i = 0; i < cj; i++)
+                t->sbuf[dj + i] = val(me, j * 1000 + i, k);
+        }
+        for (int i = 0; i < t->nrecv; i++)
+            t->expect[i] = val(t->root, me * 1000 + i, k);
+        break;
     default:
         for (int j = 0; j < p; j++) {
             for (int i = 0; i < t->sc[j]; i++)
@@ -266,6 +304,26 @@ static int inst_call(struct inst *t, bool persistent, MPI_Request *r)
                                                     t->rd, MPI_INT, c, a, r)
                           : colibri_iallgatherv(t->sbuf, t->nsend, MPI_INT, t->rbuf, t->rc, t->rd,
                                                 MPI_INT, c, a, r);
+    case COLIBRI_GATHER: /* a persistent gather or scatter keeps its root: 0 */
+        return persistent ? colibri_gather_init(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT, 0,
+                                                c, a, r)
+                          : colibri_igather(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT,
+                                            t->root, c, a, r);
+    case COLIBRI_GATHERV:
+        return persistent ? colibri_gatherv_init(t->sbuf, t->nsend, MPI_INT, t->rbuf, t->rc, t->rd,
+                                                 MPI_INT, 0, c, a, r)
+                          : colibri_igatherv(t->sbuf, t->nsend, MPI_INT, t->rbuf, t->rc, t->rd,
+                                             MPI_INT, t->root, c, a, r);
+    case COLIBRI_SCATTER:
+        return persistent ? colibri_scatter_init(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT, 0,
+                                                 c, a, r)
+                          : colibri_iscatter(t->sbuf, t->n, MPI_INT, t->rbuf, t->n, MPI_INT,
+                                             t->root, c, a, r);
+    case COLIBRI_SCATTERV:
+        return persistent ? colibri_scatterv_init(t->sbuf, t->rc, t->rd, MPI_INT, t->rbuf,
+                                                  t->nrecv, MPI_INT, 0, c, a, r)
+                          : colibri_iscatterv(t->sbuf, t->rc, t->rd, MPI_INT, t->rbuf, t->nrecv,
+                                              MPI_INT, t->root, c, a, r);
     default:
         return persistent ? colibri_alltoallv_init(t->sbuf, t->sc, t->sd, MPI_INT, t->rbuf, t->rc,
                                                    t->rd, MPI_INT, c, a, r)
@@ -467,7 +525,8 @@ static void test_outstanding(void)
                 {COLIBRI_REDUCE, dup, 17},                {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 1},
                 {COLIBRI_REDUCE_SCATTER, split, 6},       {COLIBRI_ALLGATHER, dup, 3},
                 {COLIBRI_BCAST, split, 11},               {COLIBRI_BARRIER, MPI_COMM_WORLD, 0},
-                {COLIBRI_ALLGATHERV, dup, 4},
+                {COLIBRI_ALLGATHERV, dup, 4},             {COLIBRI_GATHER, split, 5},
+                {COLIBRI_SCATTERV, MPI_COMM_WORLD, 3},
                 /* the same shapes again while the first ones run: one cached
                  * schedule pinned by two runs; two scratch schedules taken */
                 {COLIBRI_ALLREDUCE, MPI_COMM_WORLD, 300}, {COLIBRI_REDUCE_SCATTER, split, 6},
@@ -682,6 +741,25 @@ static void test_interposed(void)
     CHECK(bad == 0, "MPI_Ialltoallv / MPI_Ireduce_scatter: %d wrong", bad);
     const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_ALLTOALLV);
     CHECK(ran && strcmp(ran, "native") != 0, "MPI_Ialltoallv ran %s", ran ? ran : "(none)");
+    /* MPI_Igather to the last rank beside MPI_Iscatterv from rank 0 (two
+     * ints to rank j from 3 j), other ranks' root arguments NULL */
+    const int last = p - 1;
+    for (int i = 0; i < p * 8; i++)
+        out[i] = SENTINEL;
+    MPI_Igather(in, 2, MPI_INT, wrank == last ? out : NULL, 2, MPI_INT, last, MPI_COMM_WORLD,
+                &r[0]);
+    MPI_Iscatterv(wrank == 0 ? in : NULL, wrank == 0 ? cnt : NULL, wrank == 0 ? dsp : NULL,
+                  MPI_INT, out + 4 * p, 2, MPI_INT, 0, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitall(2, r, st);
+    bad = 0;
+    for (int j = 0; j < p && wrank == last; j++)
+        for (int i = 0; i < 2; i++)
+            bad += out[2 * j + i] != val(j, i, 5);
+    for (int i = 0; i < 2; i++)
+        bad += out[4 * p + i] != val(0, 3 * wrank + i, 5);
+    CHECK(bad == 0, "MPI_Igather / MPI_Iscatterv: %d wrong", bad);
+    ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_SCATTERV);
+    CHECK(ran && strcmp(ran, "native") != 0, "MPI_Iscatterv ran %s", ran ? ran : "(none)");
     free(in), free(out), free(cnt), free(dsp);
 }
 

@@ -69,7 +69,7 @@ struct lb_case {
     int calls;                        /* successive calls (0: 1) */
     int64_t *sizes;                   /* p x NSEG_SIZES: each rank's sched_params.sizes_out
                                          after its last call (NULL: not asked) */
-    int root;                         /* bcast */
+    int root;                         /* bcast, gather(v), scatter(v) */
 };
 
 /* Allgatherv: `counts` has p entries, rank i's block of counts[i] bytes
@@ -80,6 +80,29 @@ struct lb_case {
  * (SEND is RECV, as the driver binds it).  Barrier: no bytes at all (the
  * runner then checks matching and deadlock only). */
 static inline bool lb_movement(const struct lb_case *c) { return c->alg->coll >= COLIBRI_ALLGATHER; }
+
+/* Gather(v) and scatter(v): the root's p blocks, every rank's own.  Gather:
+ * rank i's block of `block` bytes (gatherv: counts[i]) is lb_byte(call, i,
+ * 0, t), the root's output the p blocks (v: at the `displs` layout's
+ * places); scatter: the root's block j is lb_byte(call, root, j, t), rank
+ * j's output.  Only the root is in place (its own block in its p-block
+ * buffer, which SEND and RECV then both are); the others' buffer of the
+ * root's side is empty. */
+static inline bool lb_rooted(const struct lb_case *c)
+{
+    const colibri_coll k = c->alg->coll;
+    return k == COLIBRI_GATHER || k == COLIBRI_GATHERV || k == COLIBRI_SCATTER ||
+           k == COLIBRI_SCATTERV;
+}
+static inline bool lb_gathers(const struct lb_case *c)
+{
+    return c->alg->coll == COLIBRI_GATHER || c->alg->coll == COLIBRI_GATHERV;
+}
+static inline bool lb_v(const struct lb_case *c)
+{
+    return c->alg->coll == COLIBRI_GATHERV || c->alg->coll == COLIBRI_SCATTERV ||
+           c->alg->coll == COLIBRI_ALLGATHERV;
+}
 
 #define LB_FLAGS 8 /* flags per rank of a node */
 
@@ -370,7 +393,7 @@ static int lb_complete(struct lb_world *w, struct lb_rank *r)
 
 static int64_t lb_count(const struct lb_case *c, int i, int j)
 {
-    if (c->alg->coll == COLIBRI_ALLGATHERV)
+    if (lb_v(c))
         return c->counts[i];
     if (!c->counts)
         return c->block;
@@ -397,6 +420,16 @@ static int64_t lb_layout(const struct lb_case *c, int i, bool send, int64_t *cnt
 
 static int lb_gcd(int a, int b) { return b ? lb_gcd(b, a % b) : a; }
 
+/* The root's block j: its bytes and its offset in the root's p-block buffer. */
+static int64_t lb_root_count(const struct lb_case *c, const struct lb_rank *r, int j)
+{
+    return lb_v(c) ? r->rc[j] : c->block;
+}
+static int64_t lb_root_off(const struct lb_case *c, const struct lb_rank *r, int j)
+{
+    return lb_v(c) ? r->rd[j] : j * c->block;
+}
+
 /* Fills rank i's buffers for call `call` and builds its schedule. */
 static int lb_start(struct lb_world *w, const struct lb_case *c, int i, int call)
 {
@@ -405,8 +438,15 @@ static int lb_start(struct lb_world *w, const struct lb_case *c, int i, int call
     sched_free(&r->s);
     sched_init(&r->s);
     memset(r->recvbuf, LB_GUARD, (size_t)r->recv_len);
-    if (!c->in_place)
+    if (!r->sp.in_place)
         memset(r->sendbuf, LB_GUARD, (size_t)r->send_len);
+    if (lb_rooted(c) && lb_gathers(c))
+        for (int64_t t = 0; t < r->sp.count; t++)
+            (r->sp.in_place ? r->recvbuf + lb_root_off(c, r, i) : r->sendbuf)[t] =
+                lb_byte(call, i, 0, t);
+    for (int j = 0; j < p && lb_rooted(c) && !lb_gathers(c) && i == c->root; j++)
+        for (int64_t t = 0; t < lb_root_count(c, r, j); t++)
+            r->sendbuf[lb_root_off(c, r, j) + t] = lb_byte(call, i, j, t);
     if (c->alg->coll == COLIBRI_ALLGATHER)
         for (int64_t t = 0; t < c->block; t++)
             (c->in_place ? r->recvbuf + i * c->block : r->sendbuf)[t] = lb_byte(call, i, 0, t);
@@ -449,6 +489,14 @@ static int lb_check(struct lb_world *w, const struct lb_case *c, int i)
             want[r->rd[j] + t] = lb_byte(r->call, j, 0, t);
     for (int64_t t = 0; c->alg->coll == COLIBRI_BCAST && t < c->block; t++)
         want[t] = lb_byte(r->call, c->root, 0, t);
+    if (lb_rooted(c)) { /* gather: the root's p blocks; scatter: the own block */
+        const bool g = lb_gathers(c), all = g || r->sp.in_place;
+        for (int j = 0; j < p && all && i == c->root; j++)
+            for (int64_t t = 0; t < lb_root_count(c, r, j); t++)
+                want[lb_root_off(c, r, j) + t] = lb_byte(r->call, g ? j : i, g ? 0 : j, t);
+        for (int64_t t = 0; !all && t < r->sp.count; t++)
+            want[t] = lb_byte(r->call, c->root, i, t);
+    }
     for (int j = 0; j < p && !lb_movement(c); j++) {
         int64_t off = c->counts ? r->rd[j] : j * c->block;
         for (int64_t t = 0; t < lb_count(c, j, i); t++)
@@ -462,6 +510,19 @@ static int lb_check(struct lb_world *w, const struct lb_case *c, int i)
         }
     free(want);
     const int64_t mine = c->alg->coll == COLIBRI_ALLGATHERV ? r->rc[i] : c->block;
+    /* the root's send buffer of a scatter, every byte */
+    for (int j = 0; j < p && rc == 0 && lb_rooted(c) && !lb_gathers(c) && i == c->root &&
+                    !r->sp.in_place; j++)
+        for (int64_t t = 0; t < lb_root_count(c, r, j); t++)
+            if (r->sendbuf[lb_root_off(c, r, j) + t] != lb_byte(r->call, i, j, t)) {
+                rc = lb_fail(w, "root %d: send buffer written at byte %lld", i,
+                             (long long)(lb_root_off(c, r, j) + t));
+                break;
+            }
+    for (int64_t t = 0; rc == 0 && lb_rooted(c) && lb_gathers(c) && !r->sp.in_place &&
+                        t < r->sp.count; t++)
+        if (r->sendbuf[t] != lb_byte(r->call, i, 0, t))
+            rc = lb_fail(w, "rank %d: send buffer written at byte %lld", i, (long long)t);
     for (int64_t t = 0; rc == 0 && (c->alg->coll == COLIBRI_ALLGATHER ||
                                     c->alg->coll == COLIBRI_ALLGATHERV) && !c->in_place &&
                         t < mine; t++)
@@ -569,13 +630,24 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
                  : c->alg->coll == COLIBRI_BCAST   ? c->block
                                                    : 0;
         }
+        bool shared = c->in_place || c->alg->coll == COLIBRI_BCAST ||
+                      c->alg->coll == COLIBRI_BARRIER;
+        if (lb_rooted(c)) { /* the root's p blocks, a rank's own */
+            const bool root = i == c->root, g = lb_gathers(c);
+            const int64_t span = lb_layout(c, i, false, r->rc, r->rd);
+            const int64_t many = root ? (lb_v(c) ? span : c->block * p) : 0;
+            const int64_t own = lb_v(c) ? c->counts[i] : c->block;
+            shared = c->in_place && root;
+            rs = g || shared ? many : own;
+            ss = g ? own : many;
+        }
         r->recv_len = rs;
         r->recvbuf = malloc(rs ? (size_t)rs : 1);
         if (!r->recvbuf) {
             rc = lb_fail(&w, "out of memory");
             goto out;
         }
-        if (c->in_place || c->alg->coll == COLIBRI_BCAST || c->alg->coll == COLIBRI_BARRIER) {
+        if (shared) {
             r->sendbuf = r->recvbuf, r->send_len = rs;
         } else {
             r->send_len = ss;
@@ -599,6 +671,16 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
             r->sp.sdispls = c->in_place ? r->rd : r->sd;
             r->sp.rcounts = r->rc;
             r->sp.rdispls = r->rd;
+        }
+        if (lb_rooted(c)) {
+            const bool root = i == c->root;
+            r->sp.in_place = c->in_place && root;
+            r->sp.count = lb_v(c) ? c->counts[i] : c->block;
+            r->sp.scounts = r->sp.sdispls = r->sp.rcounts = r->sp.rdispls = NULL;
+            if (root && c->alg->coll == COLIBRI_GATHERV)
+                r->sp.rcounts = r->rc, r->sp.rdispls = r->rd;
+            if (root && c->alg->coll == COLIBRI_SCATTERV)
+                r->sp.scounts = r->rc, r->sp.sdispls = r->rd;
         }
         if (c->alg->coll == COLIBRI_ALLGATHERV) {
             r->sp.count = r->sp.volume_max = 0;

@@ -1,6 +1,6 @@
 /*
  * Large counts in the schedule arithmetic: every reduction, all-to-all,
- * allgather, bcast and barrier algorithm of the catalog (the neutral-element ones excepted: their
+ * allgather, bcast, barrier, gather and scatter algorithm of the catalog (the neutral-element ones excepted: their
  * restriction caps them at SCHED_CHUNK bytes, and selection never gives
  * them more), built for vectors above 2^31 elements and, for alltoall(v),
  * blocks above 2^31 bytes, at p = 2, 3, 7, 64, 1000, 1024, dry-run, no MPI.
@@ -457,6 +457,56 @@ static void allgatherv_case(const struct algorithm *a, int p, bool in_place)
     free(v);
 }
 
+/* gather, scatter (blocks of BIG bytes) and gatherv, scatterv (every other
+ * block above 2^31 bytes, the rest 3, packed) to or from `root`, in place
+ * at the root or not: the root's side is p blocks, every rank's own one. */
+static void rooted_case(const struct algorithm *a, int p, int root, bool in_place)
+{
+    const bool g = a->coll == COLIBRI_GATHER || a->coll == COLIBRI_GATHERV;
+    const bool v = a->coll == COLIBRI_GATHERV || a->coll == COLIBRI_SCATTERV;
+    snprintf(casebuf, sizeof casebuf, "%s %s p=%d root=%d%s", colibri_coll_name(a->coll), a->name,
+             p, root, in_place ? " in-place" : "");
+    where = casebuf;
+    int64_t *c = malloc((size_t)p * 2 * sizeof *c), *d = c + p, total = 0;
+    for (int j = 0; j < p; j++) {
+        c[j] = v && j % 2 == 0 ? 3 : BIG;
+        d[j] = total;
+        total += c[j];
+    }
+    struct traffic t;
+    traffic_init(&t, p);
+    for (int ri = 0; ri < n_ranks_built(p); ri++) {
+        const int rank = rank_built(p, ri);
+        const bool mine = rank == root, ip = in_place && mine;
+        struct sched_params sp = {.rank = rank, .size = p, .root = root, .count = c[rank],
+                                  .elem_size = 1, .in_place = ip};
+        if (v && mine && g)
+            sp.rcounts = c, sp.rdispls = d;
+        if (v && mine && !g)
+            sp.scounts = c, sp.sdispls = d;
+        struct schedule s;
+        sched_init(&s);
+        int rc = a->build(&sp, &s);
+        CHECK(rc == 0, "%s rank %d: builder returned %d", where, rank, rc);
+        const int64_t many = mine ? total : -1, own = ip ? -1 : c[rank];
+        struct bufs b = {{g ? own : many, g ? many : own, 0, 0, -1}};
+        struct interval need = {0, g ? total : c[rank]};
+        const bool wants = g ? mine && !ip : !ip;
+        check_schedule(&s, rank, 1, b, wants ? &need : NULL, wants, &t);
+        sched_free(&s);
+    }
+    traffic_check(&t);
+    struct sched_params sp = {.size = p, .root = root, .count = c[root], .elem_size = 1};
+    if (v && g)
+        sp.rcounts = c;
+    if (v && !g)
+        sp.scounts = c;
+    double cost = cost_beta(a, &sp), lower = (double)(total - c[root]);
+    CHECK(isfinite(cost) && cost >= 0.999 * lower,
+          "%s: the cost model's bandwidth term is %g, the collective needs %g", where, cost, lower);
+    free(c);
+}
+
 static int64_t vcount(int i, int j, int p)
 {
     if (p > 2 && (i + 2 * j) % 5 == 3)
@@ -563,6 +613,13 @@ int main(int argc, char **argv)
             case COLIBRI_ALLGATHERV:
                 for (int ip = 0; ip < 2; ip++)
                     allgatherv_case(a, p, ip);
+                break;
+            case COLIBRI_GATHER:
+            case COLIBRI_GATHERV:
+            case COLIBRI_SCATTER:
+            case COLIBRI_SCATTERV:
+                for (int ip = 0; ip < 2; ip++)
+                    rooted_case(a, p, ip ? p - 1 : p / 2, ip);
                 break;
             case COLIBRI_ALLGATHER:
             case COLIBRI_BCAST:

@@ -5,7 +5,10 @@
  * Bruck radix up to p (a selection past p = 40); bcast of 0, 1, 3, p-1,
  * p+1 and 8p+5 bytes from every root (a selection past p = 40); barrier
  * at every radix; allgatherv by both algorithms with random, empty,
- * single and uneven blocks, packed or reversed with gaps, in place or not.
+ * single and uneven blocks, packed or reversed with gaps, in place or not;
+ * gather and scatter by both algorithms, blocks of 0, 1, 3 and 8 bytes,
+ * from every root (a selection past p = 40), in place at the root or not;
+ * gatherv and scatterv with allgatherv's blocks from a few roots.
  * Each run checks every received byte, the untouched
  * send buffer, message sizes and deadlock.
  *
@@ -26,6 +29,7 @@
 #include "../lib/check.h"
 
 #include "coll/algorithm.h"
+#include "patterns/blocks.h"
 #include "patterns/dissemination.h"
 #include "patterns/fold.h"
 #include "patterns/radix.h"
@@ -266,6 +270,98 @@ static void test_barrier(int p, struct sched_cost *costs)
     }
 }
 
+/* ---- gather, scatter, gatherv, scatterv ---- */
+
+/* Gather and scatter by both algorithms from root `root`: every byte (the
+ * runner), then what the tree moves.  Binomial: a rank sends (gather) or
+ * receives (scatter) its subtree's blocks, (end - x) c bytes, in one or
+ * two messages, and the root receives (sends) the other p-1 blocks in at
+ * most ceil(lg p) + 1 messages; linear: one block per message.  Every
+ * rank's tree depth (the rounds before its data reaches or leaves the
+ * root) is at most ceil(lg p), the cost's latency term. */
+static void rooted_case(colibri_coll coll, const char *name, int p, int root, int64_t b,
+                        bool in_place, struct sched_cost *costs)
+{
+    struct lb_case c = {.alg = lb_alg(coll, name), .p = p, .block = b, .root = root,
+                        .in_place = in_place};
+    if (!run(&c, costs) || !b)
+        return;
+    const bool g = coll == COLIBRI_GATHER, bin = strcmp(name, "binomial") == 0;
+    struct sched_params sp = {.size = p, .count = b, .elem_size = 1, .root = root};
+    const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
+    bool ok = bw == (double)((p - 1) * b) && lat == (bin ? ceil_log2(p) : 1);
+    for (int i = 0; i < p; i++) {
+        const int x = (i - root + p) % p;
+        const int64_t mine = i == root ? 0 : bin ? (blocks_subtree_end(x, p) - x) * b : b;
+        const int64_t moved = g ? costs[i].bytes_sent : costs[i].bytes_recvd;
+        const int64_t msgs = g ? costs[i].msgs_sent : costs[i].msgs_recvd;
+        ok = ok && moved == mine && msgs <= (i == root ? 0 : 2) && msgs >= (i != root);
+        ok = ok && costs[i].rounds <= (bin ? ceil_log2(p) + 1 : 1);
+    }
+    const int64_t at_root = g ? costs[root].bytes_recvd : costs[root].bytes_sent;
+    const int64_t root_msgs = g ? costs[root].msgs_recvd : costs[root].msgs_sent;
+    ok = ok && at_root == (p - 1) * b &&
+         root_msgs <= (bin ? ceil_log2(p) + 1 : p - 1) && root_msgs >= (bin ? ceil_log2(p) : p - 1);
+    check(ok, "%s: root moved %lld bytes in %lld messages, rank 0 %lld bytes in %d rounds; cost "
+              "says %g rounds, %g bytes",
+          describe(&c), (long long)at_root, (long long)root_msgs,
+          (long long)(g ? costs[0].bytes_sent : costs[0].bytes_recvd), costs[0].rounds, lat, bw);
+}
+
+static void test_rooted(int p, struct sched_cost *costs)
+{
+    const int64_t blocks[] = {0, 1, 3, 8};
+    const char *names[] = {"binomial", "linear"};
+    const colibri_coll colls[] = {COLIBRI_GATHER, COLIBRI_SCATTER};
+    for (int k = 0; k < 2; k++)
+        for (unsigned a = 0; a < 2; a++)
+            for (unsigned bi = 0; bi < sizeof blocks / sizeof *blocks; bi++)
+                for (int root = 0; root < p; root += p <= 40 ? 1 : p / 7 + 1)
+                    for (int ip = 0; ip < 2; ip++)
+                        rooted_case(colls[k], names[a], p, root, blocks[bi], ip, costs);
+}
+
+/* Gatherv and scatterv with allgatherv's count patterns, packed or in
+ * reverse order with gaps, in place or not, from a few roots: every byte,
+ * and the root moves exactly the other ranks' blocks. */
+static void test_rooted_v(int p, struct sched_cost *costs)
+{
+    int64_t *v = malloc((size_t)p * sizeof *v);
+    uint64_t x = 0x2545f4914f6cdd1dull * (uint64_t)(p + 3);
+    const colibri_coll colls[] = {COLIBRI_GATHERV, COLIBRI_SCATTERV};
+    for (int pat = 0; pat < 4; pat++) {
+        for (int j = 0; j < p; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            v[j] = pat == 0 ? (int64_t)(x % 6) : pat == 1 ? 0 : pat == 2 ? (j == p / 2 ? 5 : 0)
+                                                                        : (int64_t)(j % 3 == 0 ? 0 : j + 1);
+        }
+        for (int k = 0; k < 2; k++)
+            for (int root = 0; root < p; root += p <= 8 ? 1 : p / 3 + 1)
+                for (int lay = 0; lay < 2; lay++)
+                    for (int ip = 0; ip < 2; ip++) {
+                        struct lb_case c = {.alg = lb_alg(colls[k], "linear"), .p = p,
+                                            .counts = v, .in_place = ip, .root = root,
+                                            .displs = lay ? LB_REVERSED : LB_PACKED};
+                        if (!run(&c, costs))
+                            continue;
+                        int64_t others = 0;
+                        for (int j = 0; j < p; j++)
+                            others += j == root ? 0 : v[j];
+                        const int64_t at_root = k ? costs[root].bytes_sent : costs[root].bytes_recvd;
+                        struct sched_params sp = {.size = p, .root = root, .count = v[root]};
+                        if (k)
+                            sp.scounts = v;
+                        else
+                            sp.rcounts = v;
+                        check(at_root == others && lb_cost(c.alg, &sp, 0, 1) == (double)others,
+                              "%s pattern %d: the root moved %lld bytes, the others' blocks are "
+                              "%lld",
+                              describe(&c), pat, (long long)at_root, (long long)others);
+                    }
+    }
+    free(v);
+}
+
 int main(void)
 {
     int sizes[48], ns = 0;
@@ -280,6 +376,8 @@ int main(void)
         test_allgatherv(sizes[i], costs);
         test_bcast(sizes[i], costs);
         test_barrier(sizes[i], costs);
+        test_rooted(sizes[i], costs);
+        test_rooted_v(sizes[i], costs);
     }
     free(costs);
     return check_summary();

@@ -176,7 +176,8 @@ static struct schedule *cached_schedule(struct comm_state *cs, colibri_coll coll
     /* Per-rank count vectors are not compared: those calls always build
      * (reduce_scatter_block's are all `count`). */
     const bool keyed = coll != COLIBRI_REDUCE_SCATTER && coll != COLIBRI_ALLTOALLV &&
-                       coll != COLIBRI_ALLGATHERV;
+                       coll != COLIBRI_ALLGATHERV && coll != COLIBRI_GATHERV &&
+                       coll != COLIBRI_SCATTERV;
     const int64_t cap = config_get()->cache_bytes;
     uint64_t hash = 0;
     if (keyed && cap > 0) {
