@@ -113,6 +113,7 @@ DECLARE_ALGORITHM(allreduce, sparse_recursive_doubling);
 DECLARE_ALGORITHM(allreduce, sparse_rabenseifner);
 DECLARE_ALGORITHM(allreduce, node_leader);
 DECLARE_ALGORITHM(allreduce, node_split_rail);
+DECLARE_ALGORITHM(allreduce, node_rails);
 
 DECLARE_ALGORITHM(reduce, binomial);
 DECLARE_ALGORITHM(reduce, ordered_binomial);
