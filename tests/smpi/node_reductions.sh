@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The node-aware reductions (node_leader, node_split_rail) and auto under
+# The node-aware reductions (node_leader, node_split_rail, node_rails) and auto under
 # SMPI with several ranks per host, against serial references
 # (check_catalog.c): 4 hosts x 4 ranks, hosts of 5, 2 and 7 ranks (uneven:
 # 2 rails), one host of 6, ranks placed round-robin over 4 hosts (nodes
@@ -9,7 +9,7 @@
 # within a call.
 source "$(dirname "$0")/lib.bash"
 smpi_build check_catalog
-algs=(auto node_leader node_split_rail)
+algs=(auto node_leader node_split_rail node_rails)
 status=0
 for layout in "4x4 16" "5-2-7 14" "1x6 6" "rr-4x3 12" "1024 5"; do
   set -- $layout
