@@ -122,6 +122,7 @@ DECLARE_ALGORITHM(reduce, sparse_binomial);
 DECLARE_ALGORITHM(reduce, sparse_rabenseifner);
 DECLARE_ALGORITHM(reduce, node_leader);
 DECLARE_ALGORITHM(reduce, node_split_rail);
+DECLARE_ALGORITHM(reduce, node_rails);
 
 DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);

@@ -124,7 +124,7 @@ static int build_all(const struct algorithm *a, const struct algorithm *inner, i
         /* one use of the slots per chunk; node_rails one more per round
          * between nodes (radix R + 1 by default) */
         int64_t uses = 1;
-        if (a->build == allreduce_node_rails_build) {
+        if (a->build == allreduce_node_rails_build || a->build == reduce_node_rails_build) {
             const int R = node_fewest(l->n_nodes, l->node_start);
             int K = R + 1 < l->n_nodes ? R + 1 : l->n_nodes;
             uses += ng_rounds(l->n_nodes, K < 2 ? 2 : K);
@@ -397,7 +397,8 @@ static void test_dissemination(void)
  *  - symbolically on larger and stranger layouts (8 x 16, 64 x 4, 8 x 16
  *    round-robin, nodes of 1, 2, 3, ... ranks, 67 x 2: a prime node count
  *    above the radix) at radices 2, 3, 5 and R + 1, non-commutative where
- *    the nodes hold consecutive ranks;
+ *    the nodes hold consecutive ranks, and the reduce at a root in the
+ *    middle;
  *  - dry runs at 1024 ranks (64 x 16) and 4096 (256 x 16): no message
  *    inside a node, ceil(log_K N) network rounds (2 at radix 17 and 8,
  *    where node_leader's leaders take lg N = 6 and 8), at most one message
@@ -484,6 +485,10 @@ static void test_rails(void)
                         char name[32];
                         snprintf(name, sizeof name, "layout %d", k);
                         sym_case(a, sizes[k], 0, n, NULL, comm, rev, name);
+                        /* the reduce: the same schedule, the result at a root */
+                        const struct algorithm *red = catalog_find(COLIBRI_REDUCE, "node_rails");
+                        sym_case(red, sizes[k], (sizes[k] / 3 + n) % sizes[k], n, NULL, comm, rev,
+                                 name);
                     }
     }
     memset(&sym_node, 0, sizeof sym_node);
