@@ -317,6 +317,35 @@ static void test_symbolic(void)
         free(lay[k].node_of);
 }
 
+/* The schedules of every rank of sp's layout (sp.rank set here), counted:
+ * network rounds and messages each way on the busiest rank, messages
+ * between ranks of one node. */
+struct net_counts {
+    int rounds, on_node;
+    int64_t most_msgs;
+};
+static struct net_counts network_counts(sched_build_fn build, struct sched_params sp)
+{
+    struct net_counts n = {0, 0, 0};
+    const struct node_layout *l = sp.layout;
+    for (int r = 0; r < sp.size; r++) {
+        sp.rank = r;
+        struct schedule s;
+        sched_init(&s);
+        check(build(&sp, &s) == 0, "%d ranks: rank %d builds", sp.size, r);
+        struct sched_cost c;
+        sched_cost(&s, 8, &c);
+        n.rounds = c.rounds > n.rounds ? c.rounds : n.rounds;
+        n.most_msgs = c.msgs_sent > n.most_msgs ? c.msgs_sent : n.most_msgs;
+        n.most_msgs = c.msgs_recvd > n.most_msgs ? c.msgs_recvd : n.most_msgs;
+        for (uint32_t o = 0; o < s.n_ops; o++)
+            n.on_node += (s.ops[o].kind == SOP_SEND || s.ops[o].kind == SOP_RECV) &&
+                         l->node_of[s.ops[o].peer] == l->node_of[r];
+        sched_free(&s);
+    }
+    return n;
+}
+
 /* The agreements' node dissemination (coll/common/node_dissemination.c),
  * a maximum: run symbolically on the awkward layouts and up to 256 ranks,
  * both stepping orders, with a chunk just large enough and a large one,
@@ -364,25 +393,12 @@ static void test_dissemination(void)
         struct layout_mem m;
         even_layout(&m, N, L, 0);
         const int T = node_dissemination_rounds(&m.l);
-        int rounds = 0, on_node = 0;
-        int64_t most_msgs = 0;
-        for (int r = 0; r < p; r++) {
-            struct sched_params sp = {.rank = r, .size = p, .count = 3, .elem_size = 8,
-                                      .commutative = true, .in_place = true, .layout = &m.l,
-                                      .node_chunk = 3};
-            struct schedule s;
-            sched_init(&s);
-            check(a.build(&sp, &s) == 0, "%dx%d rank %d builds", N, L, r);
-            struct sched_cost c;
-            sched_cost(&s, 8, &c);
-            rounds = c.rounds > rounds ? c.rounds : rounds;
-            most_msgs = c.msgs_sent > most_msgs ? c.msgs_sent : most_msgs;
-            most_msgs = c.msgs_recvd > most_msgs ? c.msgs_recvd : most_msgs;
-            for (uint32_t o = 0; o < s.n_ops; o++)
-                on_node += (s.ops[o].kind == SOP_SEND || s.ops[o].kind == SOP_RECV) &&
-                           m.l.node_of[s.ops[o].peer] == m.l.node_of[r];
-            sched_free(&s);
-        }
+        const struct sched_params sp = {.size = p, .count = 3, .elem_size = 8,
+                                        .commutative = true, .in_place = true, .layout = &m.l,
+                                        .node_chunk = 3};
+        const struct net_counts nc = network_counts(a.build, sp);
+        const int rounds = nc.rounds, on_node = nc.on_node;
+        const int64_t most_msgs = nc.most_msgs;
         check(T == 2, "%dx%d: %d rounds between nodes", N, L, T);
         check(rounds == T && most_msgs <= T && on_node == 0,
               "%dx%d: %d network rounds, %lld messages on the busiest rank, %d inside a node", N,
@@ -501,25 +517,12 @@ static void test_rails(void)
         struct layout_mem m;
         even_layout(&m, N, L, 0);
         const int T = ng_rounds(N, K);
-        int rounds = 0, on_node = 0;
-        int64_t most_msgs = 0;
-        for (int r = 0; r < p; r++) {
-            struct sched_params sp = {.rank = r, .size = p, .count = 1, .elem_size = 8,
-                                      .commutative = true, .layout = &m.l, .node_chunk = 1024,
-                                      .radix = K};
-            struct schedule s;
-            sched_init(&s);
-            check(a->build(&sp, &s) == 0, "%dx%d rank %d builds", N, L, r);
-            struct sched_cost c;
-            sched_cost(&s, 8, &c);
-            rounds = c.rounds > rounds ? c.rounds : rounds;
-            most_msgs = c.msgs_sent > most_msgs ? c.msgs_sent : most_msgs;
-            most_msgs = c.msgs_recvd > most_msgs ? c.msgs_recvd : most_msgs;
-            for (uint32_t o = 0; o < s.n_ops; o++)
-                on_node += (s.ops[o].kind == SOP_SEND || s.ops[o].kind == SOP_RECV) &&
-                           m.l.node_of[s.ops[o].peer] == m.l.node_of[r];
-            sched_free(&s);
-        }
+        const struct sched_params sp = {.size = p, .count = 1, .elem_size = 8,
+                                        .commutative = true, .layout = &m.l, .node_chunk = 1024,
+                                        .radix = K};
+        const struct net_counts nc = network_counts(a->build, sp);
+        const int rounds = nc.rounds, on_node = nc.on_node;
+        const int64_t most_msgs = nc.most_msgs;
         check(T == (K == 2 ? (N == 64 ? 6 : 8) : 2), "%dx%d radix %d: %d rounds", N, L, K, T);
         check(rounds == T && most_msgs <= T && on_node == 0,
               "%dx%d radix %d: %d network rounds, %lld messages on the busiest rank, %d inside "
