@@ -290,12 +290,18 @@ static double modelled_node(const struct algorithm *a, struct sched_params *p,
  * inside: the radix from 2 to R + 1 (R the fewest ranks on a node, at
  * most N) that makes it cheapest in the model (ties: the smaller), unless
  * the call gives one.  Its cost counts its messages' overhead itself.
+ * Negative on one node: not a candidate there.
  */
 static double modelled_rails(const struct algorithm *a, struct sched_params *p,
                              const struct cost_params *m, int *radix)
 {
     p->inner = NULL, p->inner_cost = NULL, p->inner_radix = 0;
     const struct node_layout *l = p->layout;
+    /* On one node it is node_leader's schedule, at node_leader's cost:
+     * automatic selection leaves it there (it would only take the place
+     * of a different runner-up that online selection could try). */
+    if (l->n_nodes == 1)
+        return -1;
     int top = node_fewest(l->n_nodes, l->node_start) + 1;
     top = top < l->n_nodes ? top : l->n_nodes;
     if (p->radix > 0 || top < 2)
