@@ -3,10 +3,12 @@
 
 SMPI runs (docs/results/node-smpi/node-smpi.csv, bench/scripts/
 bench_node_smpi.sh): per collective and process count, per size, colibri's
-auto, its two node-aware algorithms, the fastest flat colibri algorithm,
+auto, its node-aware algorithms, the fastest flat colibri algorithm,
 the fastest SMPI built-in whose result was right (wrong ones are not
 timed), and auto's ratio to each, and a lower bound that counts only the node's port:
-ceil(lg N) latencies of 1 us and the bytes every node must send through
+ceil(log_17 N) latencies of 1 us (the rounds in which the nodes can
+combine when each of a node's 16 ranks receives one message per round:
+node_rails' rounds) and the bytes every node must send through
 its 100 Gb/s port, 2 n (N-1)/N for allreduce and n (N-1)/N for reduce at
 the root's node (no per-message overhead, no work on the node: a bound,
 not an estimate).
@@ -20,14 +22,17 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import fmt, human_bytes, pyplot, runs, study_csvs, table, write_tables  # noqa: E402
 
-NODE = ("node_leader", "node_split_rail")
+NODE = ("node_leader", "node_split_rail", "node_rails")
 ALPHA, BETA, PER_NODE = 1e-6, 8e-11, 16
 
 
 def port_bound(coll, p, n):
     """Microseconds (see the module's comment)."""
     N = max(1, p // PER_NODE)
-    lat = (N - 1).bit_length() * ALPHA
+    rounds, reach = 0, 1
+    while reach < N:
+        rounds, reach = rounds + 1, reach * (PER_NODE + 1)
+    lat = rounds * ALPHA
     moved = (2 if coll == "allreduce" else 1) * n * (N - 1) / N
     return (lat + moved * BETA) * 1e6
 
@@ -55,6 +60,7 @@ def main():
             bi, bi_name = best(at, lambda a: a.startswith("smpi:"))
             out.append([human_bytes(n), fmt(auto), fmt(port_bound(coll, int(p), n)),
                         fmt(t.get("node_leader")), fmt(t.get("node_split_rail")),
+                        fmt(t.get("node_rails")),
                         f"{fmt(flat)} ({flat_name})", f"{fmt(bi)} ({bi_name[5:] if bi_name else '–'})",
                         f"{flat / auto:.2f}x" if auto and flat else "–",
                         f"{bi / auto:.2f}x" if auto and bi else "–"])
@@ -62,7 +68,8 @@ def main():
             series["best flat"].append(flat)
             series["best built-in"].append(bi)
         md.append(f"**{coll}, {p} ranks** (run `{name}`; simulated µs per call)\n")
-        md.append(table(["size", "auto", "port bound", "node_leader", "node_split_rail", "best flat colibri",
+        md.append(table(["size", "auto", "port bound", "node_leader", "node_split_rail", "node_rails",
+                         "best flat colibri",
                          "best correct SMPI built-in", "flat / auto", "built-in / auto"], out))
         md.append("")
         plots.append((coll, p, sizes, series))

@@ -81,7 +81,7 @@ for coll in $COLLS; do
     flat=binomial,ordered_binomial,rabenseifner
     builtins="default binomial flat_tree ompi_pipeline scatter_gather mvapich2_two_level ompi mpich"
   fi
-  run "$coll" colibri -- -a "auto,node_leader,node_split_rail,$flat"
+  run "$coll" colibri -- -a "auto,node_leader,node_split_rail,node_rails,$flat"
   for b in $builtins; do
     run "$coll" "smpi-$b" --cfg=smpi/$coll:"$b" -- -a native -N "smpi:$b"
   done

@@ -117,6 +117,7 @@ DECLARE_ALGORITHM(allreduce, sparse_recursive_doubling);
 DECLARE_ALGORITHM(allreduce, sparse_rabenseifner);
 DECLARE_ALGORITHM(allreduce, node_leader);
 DECLARE_ALGORITHM(allreduce, node_split_rail);
+DECLARE_ALGORITHM(allreduce, node_rails);
 
 DECLARE_ALGORITHM(reduce, binomial);
 DECLARE_ALGORITHM(reduce, ordered_binomial);
@@ -125,6 +126,7 @@ DECLARE_ALGORITHM(reduce, sparse_binomial);
 DECLARE_ALGORITHM(reduce, sparse_rabenseifner);
 DECLARE_ALGORITHM(reduce, node_leader);
 DECLARE_ALGORITHM(reduce, node_split_rail);
+DECLARE_ALGORITHM(reduce, node_rails);
 
 DECLARE_ALGORITHM(reduce_scatter, recursive_halving);
 DECLARE_ALGORITHM(reduce_scatter, pairwise);

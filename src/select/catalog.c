@@ -29,6 +29,7 @@ const struct algorithm catalog[] = {
     ALG(allreduce, COLIBRI_ALLREDUCE, sparse_rabenseifner, R_NEUTRAL),
     ALG(allreduce, COLIBRI_ALLREDUCE, node_leader, R_NODE_AWARE | R_NODE_ORDER),
     ALG(allreduce, COLIBRI_ALLREDUCE, node_split_rail, R_NODE_AWARE | R_NODE_ORDER),
+    ALG_K(allreduce, COLIBRI_ALLREDUCE, node_rails, R_NODE_AWARE | R_NODE_ORDER),
 
     ALG(reduce, COLIBRI_REDUCE, binomial, R_COMMUTATIVE),
     ALG(reduce, COLIBRI_REDUCE, ordered_binomial, 0),
@@ -37,6 +38,7 @@ const struct algorithm catalog[] = {
     ALG(reduce, COLIBRI_REDUCE, sparse_rabenseifner, R_NEUTRAL),
     ALG(reduce, COLIBRI_REDUCE, node_leader, R_NODE_AWARE | R_NODE_ORDER),
     ALG(reduce, COLIBRI_REDUCE, node_split_rail, R_NODE_AWARE | R_NODE_ORDER),
+    ALG_K(reduce, COLIBRI_REDUCE, node_rails, R_NODE_AWARE | R_NODE_ORDER),
 
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, recursive_halving, 0),
     ALG(reduce_scatter, COLIBRI_REDUCE_SCATTER, pairwise, R_COMMUTATIVE),

@@ -284,6 +284,41 @@ static double modelled_node(const struct algorithm *a, struct sched_params *p,
     return p->inner ? best : -1;
 }
 
+/*
+ * A node-aware reduction with a radix of its own between nodes (K - 1 of
+ * each node's ranks exchanging at once: node_rails) and no flat algorithm
+ * inside: the radix from 2 to R + 1 (R the fewest ranks on a node, at
+ * most N) that makes it cheapest in the model (ties: the smaller), unless
+ * the call gives one.  Its cost counts its messages' overhead itself.
+ * Negative on one node: not a candidate there.
+ */
+static double modelled_rails(const struct algorithm *a, struct sched_params *p,
+                             const struct cost_params *m, int *radix)
+{
+    p->inner = NULL, p->inner_cost = NULL, p->inner_radix = 0;
+    const struct node_layout *l = p->layout;
+    /* On one node it is node_leader's schedule, at node_leader's cost:
+     * automatic selection leaves it there (it would only take the place
+     * of a different runner-up that online selection could try). */
+    if (l->n_nodes == 1)
+        return -1;
+    int top = node_fewest(l->n_nodes, l->node_start) + 1;
+    top = top < l->n_nodes ? top : l->n_nodes;
+    if (p->radix > 0 || top < 2)
+        return a->cost(p, m);
+    double best = 0;
+    for (int k = 2; k <= top; k++) {
+        p->radix = k;
+        const double t = a->cost(p, m);
+        if (k == 2 || t < best * (1 - 1e-9)) {
+            best = t;
+            *radix = k;
+        }
+    }
+    p->radix = *radix;
+    return best;
+}
+
 /* The model's time of `a` for this call (negative: it cannot run), the
  * radix it runs with, and for a node-aware reduction the flat algorithm
  * between nodes (in *q, a copy of p).  (A communicator all on one node
@@ -294,7 +329,7 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
     *q = *p;
     *radix = p->radix;
     if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL)
-        return modelled_node(a, q, m);
+        return a->tunable_radix ? modelled_rails(a, q, m, radix) : modelled_node(a, q, m);
     struct cost_params flat = *m;
     if (a->coll >= COLIBRI_ALLTOALL)
         return modelled_flat(a, p, &flat, radix);

@@ -86,6 +86,12 @@ static struct {
     int64_t chunk;
     const struct algorithm *inner;
     bool reverse;
+    int radix; /* the call's radix (0: the algorithm's default) */
+    const int *order; /* the stepping order, p ranks (NULL: by `reverse`) */
+    /* with `starve`, rank `slow` moves only when no other rank can: what it
+     * writes arrives as late as the waits allow (a missing wait shows) */
+    bool starve;
+    int slow;
 } sym_node;
 
 struct sym_rank {
@@ -255,6 +261,7 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
         sp.layout = sym_node.layout;
         sp.node_chunk = sym_node.chunk;
         sp.inner = sym_node.inner ? sym_node.inner->build : NULL;
+        sp.radix = sym_node.radix;
         bool is_root = coll != COLIBRI_REDUCE || r == root;
         sp.in_place = in_place && is_root;
         sched_init(&R[r].s);
@@ -304,16 +311,20 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
     }
 
     int finished = 0;
+    bool slow_turn = false;
     while (!rc && finished < p) {
         bool progress = false;
+        const bool skip_slow = sym_node.starve && !slow_turn;
         finished = 0;
         for (int ri = 0; ri < p && !rc; ri++) {
-            const int r = sym_node.reverse ? p - 1 - ri : ri;
+            const int r = sym_node.order ? sym_node.order[ri] : sym_node.reverse ? p - 1 - ri : ri;
             struct sym_rank *me = &R[r];
             if (me->round >= me->s.n_rounds) {
                 finished++;
                 continue;
             }
+            if (skip_slow && r == sym_node.slow)
+                continue;
             const struct sched_round *rd = &me->s.rounds[me->round];
             struct sched_op *ops = &me->s.ops[rd->first_op];
             int64_t *seq = &me->seq[rd->first_op];
@@ -398,6 +409,12 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
                 struct sched_op *op = &ops[me->local];
                 if (op->kind == SOP_FLAG_SET) {
                     *sym_flag(me, op, op->dst_off) = 1 + (uint64_t)op->count;
+                    if (sym_node.starve && r == sym_node.slow) {
+                        /* the slow rank pauses after each flag it sets */
+                        me->local++;
+                        blocked = progress = true;
+                        break;
+                    }
                 } else if (op->kind == SOP_FLAG_WAIT) {
                     if (op->count < 0 || *sym_flag(me, op, op->src_off) >= 1 + (uint64_t)op->count)
                         continue;
@@ -441,7 +458,8 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
             me->posted = false;
             progress = true;
         }
-        if (!rc && !progress && finished < p)
+        slow_turn = skip_slow && !progress;
+        if (!rc && !progress && finished < p && !slow_turn)
             rc = sym_fail(res, "deadlock");
     }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "coll/common/node_dissemination.h"
+#include "patterns/node_groups.h"
 #include "patterns/node_reduce.h"
 #include "patterns/nodes.h"
 #include "select/catalog.h"
@@ -120,7 +121,16 @@ static int build_all(const struct algorithm *a, const struct algorithm *inner, i
                 break;
             }
         }
-        if ((a->restrictions & R_NODE_AWARE) && s.shm_epochs != node_chunks(count, chunk)) {
+        /* one use of the slots per chunk; node_rails one more per round
+         * between nodes (radix R + 1 by default) */
+        int64_t uses = 1;
+        if (a->build == allreduce_node_rails_build || a->build == reduce_node_rails_build) {
+            const int R = node_fewest(l->n_nodes, l->node_start);
+            int K = R + 1 < l->n_nodes ? R + 1 : l->n_nodes;
+            uses += ng_rounds(l->n_nodes, K < 2 ? 2 : K);
+        }
+        if ((a->restrictions & R_NODE_AWARE) &&
+            s.shm_epochs != uses * node_chunks(count, chunk)) {
             check(0, "%s/%s rank %d: %lld epochs for %lld chunks", colibri_coll_name(a->coll),
                   a->name, r, (long long)s.shm_epochs, (long long)node_chunks(count, chunk));
             ok = 0;
@@ -244,8 +254,9 @@ static void sym_case(const struct algorithm *a, int p, int root, int64_t count,
 {
     struct sym_result res;
     check(sym_run(a, p, root, count, counts, comm, ip, &res) == 0,
-          "%s/%s %s p=%d root=%d count=%lld chunk=%lld%s%s%s: %s", colibri_coll_name(a->coll),
-          a->name, layout, p, root, (long long)count, (long long)sym_node.chunk,
+          "%s/%s %s p=%d root=%d count=%lld chunk=%lld radix=%d%s%s%s: %s",
+          colibri_coll_name(a->coll), a->name, layout, p, root, (long long)count,
+          (long long)sym_node.chunk, sym_node.radix,
           comm ? "" : " non-commutative", ip ? " in-place" : "",
           sym_node.reverse ? " reverse" : "", res.error);
 }
@@ -274,6 +285,7 @@ static void test_symbolic(void)
             const bool blocked = node_blocked(l->n_nodes, l->node_start, l->node_ranks);
             sym_node.layout = l;
             sym_node.inner = inner[a->coll];
+            for (int kr = 0; kr < (a->tunable_radix ? 3 : 1); kr++)
             for (unsigned c = 0; c < sizeof chunks / sizeof *chunks; c++)
                 for (int rev = 0; rev < 2; rev++)
                     for (int comm = 1; comm >= !blocked; comm--)
@@ -281,6 +293,7 @@ static void test_symbolic(void)
                             for (int64_t n = 0; n <= 13; n += n < 2 ? 1 : 11) {
                                 sym_node.chunk = chunks[c];
                                 sym_node.reverse = rev;
+                                sym_node.radix = kr ? kr + 1 : 0; /* 0: R + 1 */
                                 if (a->coll == COLIBRI_REDUCE) {
                                     const int roots[3] = {0, p - 1, p / 2};
                                     for (int r = 0; r < 3; r++)
@@ -302,6 +315,35 @@ static void test_symbolic(void)
     memset(&sym_node, 0, sizeof sym_node);
     for (int k = 0; k < N_AWKWARD; k++)
         free(lay[k].node_of);
+}
+
+/* The schedules of every rank of sp's layout (sp.rank set here), counted:
+ * network rounds and messages each way on the busiest rank, messages
+ * between ranks of one node. */
+struct net_counts {
+    int rounds, on_node;
+    int64_t most_msgs;
+};
+static struct net_counts network_counts(sched_build_fn build, struct sched_params sp)
+{
+    struct net_counts n = {0, 0, 0};
+    const struct node_layout *l = sp.layout;
+    for (int r = 0; r < sp.size; r++) {
+        sp.rank = r;
+        struct schedule s;
+        sched_init(&s);
+        check(build(&sp, &s) == 0, "%d ranks: rank %d builds", sp.size, r);
+        struct sched_cost c;
+        sched_cost(&s, 8, &c);
+        n.rounds = c.rounds > n.rounds ? c.rounds : n.rounds;
+        n.most_msgs = c.msgs_sent > n.most_msgs ? c.msgs_sent : n.most_msgs;
+        n.most_msgs = c.msgs_recvd > n.most_msgs ? c.msgs_recvd : n.most_msgs;
+        for (uint32_t o = 0; o < s.n_ops; o++)
+            n.on_node += (s.ops[o].kind == SOP_SEND || s.ops[o].kind == SOP_RECV) &&
+                         l->node_of[s.ops[o].peer] == l->node_of[r];
+        sched_free(&s);
+    }
+    return n;
 }
 
 /* The agreements' node dissemination (coll/common/node_dissemination.c),
@@ -351,25 +393,12 @@ static void test_dissemination(void)
         struct layout_mem m;
         even_layout(&m, N, L, 0);
         const int T = node_dissemination_rounds(&m.l);
-        int rounds = 0, on_node = 0;
-        int64_t most_msgs = 0;
-        for (int r = 0; r < p; r++) {
-            struct sched_params sp = {.rank = r, .size = p, .count = 3, .elem_size = 8,
-                                      .commutative = true, .in_place = true, .layout = &m.l,
-                                      .node_chunk = 3};
-            struct schedule s;
-            sched_init(&s);
-            check(a.build(&sp, &s) == 0, "%dx%d rank %d builds", N, L, r);
-            struct sched_cost c;
-            sched_cost(&s, 8, &c);
-            rounds = c.rounds > rounds ? c.rounds : rounds;
-            most_msgs = c.msgs_sent > most_msgs ? c.msgs_sent : most_msgs;
-            most_msgs = c.msgs_recvd > most_msgs ? c.msgs_recvd : most_msgs;
-            for (uint32_t o = 0; o < s.n_ops; o++)
-                on_node += (s.ops[o].kind == SOP_SEND || s.ops[o].kind == SOP_RECV) &&
-                           m.l.node_of[s.ops[o].peer] == m.l.node_of[r];
-            sched_free(&s);
-        }
+        const struct sched_params sp = {.size = p, .count = 3, .elem_size = 8,
+                                        .commutative = true, .in_place = true, .layout = &m.l,
+                                        .node_chunk = 3};
+        const struct net_counts nc = network_counts(a.build, sp);
+        const int rounds = nc.rounds, on_node = nc.on_node;
+        const int64_t most_msgs = nc.most_msgs;
         check(T == 2, "%dx%d: %d rounds between nodes", N, L, T);
         check(rounds == T && most_msgs <= T && on_node == 0,
               "%dx%d: %d network rounds, %lld messages on the busiest rank, %d inside a node", N,
@@ -378,6 +407,195 @@ static void test_dissemination(void)
     }
     printf("%-22s %-20s %s\n", "agreement", a.name,
            check_failed == before ? "ok (symbolic; 2 rounds at 64x16 and 256x16)" : "FAILED");
+}
+
+/* node_rails (coll/allreduce/node_rails.c) beyond the awkward layouts:
+ *  - symbolically on larger and stranger layouts (8 x 16, 64 x 4, 8 x 16
+ *    round-robin, nodes of 1, 2, 3, ... ranks, 67 x 2: a prime node count
+ *    above the radix) at radices 2, 3, 5 and R + 1, non-commutative where
+ *    the nodes hold consecutive ranks, and the reduce at a root in the
+ *    middle;
+ *  - dry runs at 1024 ranks (64 x 16) and 4096 (256 x 16): no message
+ *    inside a node, ceil(log_K N) network rounds (2 at radix 17 and 8,
+ *    where node_leader's leaders take lg N = 6 and 8), at most one message
+ *    each way per rank and round at equal group sizes;
+ *  - removing any one flag wait from one rank's schedule (a wait that can
+ *    matter in a single call: not a reuse wait for a use before the
+ *    call's first, nor one for the rank's own DONE) fails the symbolic
+ *    check in one of four stepping orders: ascending, descending, the
+ *    rank first and the one it should wait for last, and that one
+ *    starved (it moves only when nothing else can, and pauses after each
+ *    flag it sets). */
+static int drop_rank = -1, drop_wait = -1;
+static int node_ranks_at(const struct node_layout *l, int n, int li)
+{
+    return l->node_ranks[l->node_start[n] + li];
+}
+static int rails_dropped(const struct sched_params *p, struct schedule *s)
+{
+    int rc = allreduce_node_rails_build(p, s);
+    if (rc != 0 || p->rank != drop_rank)
+        return rc;
+    int seen = 0;
+    for (uint32_t r = 0; r < s->n_rounds; r++) {
+        struct sched_round *rd = &s->rounds[r];
+        for (uint32_t i = rd->first_op; i < rd->first_op + rd->n_ops; i++) {
+            if (s->ops[i].kind != SOP_FLAG_WAIT || seen++ != drop_wait)
+                continue;
+            /* out of the op list: every later round starts one op earlier */
+            memmove(&s->ops[i], &s->ops[i + 1], (s->n_ops - i - 1) * sizeof *s->ops);
+            s->n_ops--;
+            rd->n_ops--;
+            for (uint32_t q = r + 1; q < s->n_rounds; q++)
+                s->rounds[q].first_op--;
+            return 0;
+        }
+    }
+    return -1; /* no such wait */
+}
+
+/* Flag wait w of a schedule: whether it can hold back anything in a
+ * single call (a reuse wait, a negative delta, for a use before the
+ * call's first holds at once), and the local rank whose flag it waits
+ * for. */
+static bool wait_matters(const struct schedule *s, int w, int *owner)
+{
+    int seen = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        if (s->ops[i].kind == SOP_FLAG_WAIT && seen++ == w) {
+            *owner = (int)(s->ops[i].src_off / NODE_FLAG_KINDS);
+            return s->ops[i].count >= 0;
+        }
+    return false;
+}
+
+static void test_rails(void)
+{
+    const struct algorithm *a = catalog_find(COLIBRI_ALLREDUCE, "node_rails");
+    if (!check(a != NULL, "node_rails is in the catalog"))
+        return;
+    long long before = check_failed;
+    struct layout_mem lay[5];
+    even_layout(&lay[0], 8, 16, 0);
+    even_layout(&lay[1], 64, 4, 0);
+    even_layout(&lay[2], 8, 16, 1);
+    int mixed[40];
+    for (int r = 0; r < 40; r++) /* nodes of 1, 2, 3, ... ranks, the last cut */
+        mixed[r] = r < 1 ? 0 : r < 3 ? 1 : r < 6 ? 3 : r < 10 ? 6 : r < 15 ? 10 : r < 21 ? 15
+                 : r < 28 ? 21 : 28;
+    make_layout(&lay[3], 40, mixed);
+    even_layout(&lay[4], 67, 2, 0);
+    const int sizes[] = {128, 256, 128, 40, 134};
+    const int radices[] = {0, 2, 3, 5};
+    for (int k = 0; k < 5; k++) {
+        const struct node_layout *l = &lay[k].l;
+        const bool blocked = node_blocked(l->n_nodes, l->node_start, l->node_ranks);
+        sym_node.layout = l;
+        for (int kr = 0; kr < 4; kr++)
+            for (int rev = 0; rev < 2; rev++)
+                for (int comm = 1; comm >= !blocked; comm--)
+                    for (int64_t n = 1; n <= 3; n += 2) {
+                        sym_node.radix = radices[kr];
+                        sym_node.chunk = n == 3 ? 2 : 1000;
+                        sym_node.reverse = rev;
+                        char name[32];
+                        snprintf(name, sizeof name, "layout %d", k);
+                        sym_case(a, sizes[k], 0, n, NULL, comm, rev, name);
+                        /* the reduce: the same schedule, the result at a root */
+                        const struct algorithm *red = catalog_find(COLIBRI_REDUCE, "node_rails");
+                        sym_case(red, sizes[k], (sizes[k] / 3 + n) % sizes[k], n, NULL, comm, rev,
+                                 name);
+                    }
+    }
+    memset(&sym_node, 0, sizeof sym_node);
+    for (int k = 0; k < 5; k++)
+        free(lay[k].node_of);
+
+    const int shapes[][3] = {{64, 16, 17}, {64, 16, 8}, {256, 16, 17}, {64, 16, 2}};
+    for (int i = 0; i < 4; i++) {
+        const int N = shapes[i][0], L = shapes[i][1], K = shapes[i][2], p = N * L;
+        struct layout_mem m;
+        even_layout(&m, N, L, 0);
+        const int T = ng_rounds(N, K);
+        const struct sched_params sp = {.size = p, .count = 1, .elem_size = 8,
+                                        .commutative = true, .layout = &m.l, .node_chunk = 1024,
+                                        .radix = K};
+        const struct net_counts nc = network_counts(a->build, sp);
+        const int rounds = nc.rounds, on_node = nc.on_node;
+        const int64_t most_msgs = nc.most_msgs;
+        check(T == (K == 2 ? (N == 64 ? 6 : 8) : 2), "%dx%d radix %d: %d rounds", N, L, K, T);
+        check(rounds == T && most_msgs <= T && on_node == 0,
+              "%dx%d radix %d: %d network rounds, %lld messages on the busiest rank, %d inside "
+              "a node", N, L, K, rounds, (long long)most_msgs, on_node);
+        free(m.node_of);
+    }
+
+    /* a missing wait must show */
+    const struct algorithm dropped = {"node_rails/dropped", COLIBRI_ALLREDUCE, a->restrictions,
+                                      rails_dropped, NULL, NULL, true};
+    struct layout_mem sm[2];
+    int uneven[9] = {0, 0, 0, 3, 3, 5, 5, 5, 5}; /* 3-2-4 */
+    make_layout(&sm[0], 9, uneven);
+    even_layout(&sm[1], 3, 3, 1);
+    const int psm[2] = {9, 9};
+    int tried = 0, caught = 0;
+    for (int k = 0; k < 2; k++) {
+        sym_node.layout = &sm[k].l;
+        for (int kr = 0; kr < 2; kr++)
+            for (int r = 0; r < psm[k]; r++) {
+                sym_node.radix = kr ? 2 : 0;
+                struct sched_params sp = {.rank = r, .size = psm[k], .count = 2, .elem_size = 1,
+                                          .commutative = true, .layout = &sm[k].l,
+                                          .node_chunk = 1000, .radix = sym_node.radix};
+                struct schedule s;
+                sched_init(&s);
+                a->build(&sp, &s);
+                struct sched_cost c;
+                sched_cost(&s, 1, &c);
+                for (int w = 0; w < c.flag_waits; w++) {
+                    /* (a wait for its own DONE orders it after its own
+                     * earlier calls, never within one) */
+                    int owner;
+                    if (!wait_matters(&s, w, &owner) || owner == sm[k].l.local_index[r])
+                        continue;
+                    drop_rank = r, drop_wait = w, tried++;
+                    /* both orders, then the rank without its wait first and
+                     * the rank it should wait for last (others' waits on
+                     * the way may otherwise order the two) */
+                    const struct node_layout *l = &sm[k].l;
+                    const int y = node_ranks_at(l, l->node_of[r], owner);
+                    int order[9], o = 0;
+                    order[o++] = r;
+                    for (int q = 0; q < psm[k]; q++)
+                        if (q != r && q != y)
+                            order[o++] = q;
+                    if (y != r)
+                        order[o++] = y;
+                    bool found = false;
+                    for (int way = 0; way < 4 && !found; way++) {
+                        sym_node.reverse = way == 1;
+                        sym_node.order = way == 2 ? order : NULL;
+                        sym_node.starve = way == 3, sym_node.slow = y;
+                        sym_node.chunk = 1000;
+                        struct sym_result res;
+                        found = sym_run(&dropped, psm[k], 0, 2, NULL, true, false, &res) != 0;
+                    }
+                    sym_node.order = NULL, sym_node.starve = false;
+                    caught += found;
+                    if (!found)
+                        check(false, "layout %d radix %d: rank %d runs without its wait %d", k,
+                              sym_node.radix, r, w);
+                }
+                sched_free(&s);
+            }
+    }
+    drop_rank = drop_wait = -1;
+    memset(&sym_node, 0, sizeof sym_node);
+    for (int k = 0; k < 2; k++)
+        free(sm[k].node_of);
+    printf("%-22s %-20s %s (%d of %d waits removed caught)\n", "allreduce", "node_rails",
+           check_failed == before ? "ok (symbolic, rounds at 64x16 and 256x16)" : "FAILED",
+           caught, tried);
 }
 
 /* Calls of different datatypes share a communicator's slots in turn
@@ -424,5 +642,6 @@ int main(void)
     test_layouts();
     test_symbolic();
     test_dissemination();
+    test_rails();
     return check_summary();
 }

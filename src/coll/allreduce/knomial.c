@@ -10,7 +10,11 @@
  * ranks fold pairwise onto their neighbours first and get the result last.
  *
  * Cost (COST_FORMULA below), one port per rank: a round of radix r sends
- * and receives r-1 messages of n bytes and reduces them, for one latency.
+ * and receives r-1 messages of n bytes and reduces them, for one latency
+ * and the processor overhead of each message: 2 (r-1) o, of which the
+ * selector's cost_with_overhead adds 2 o per latency (coll/algorithm.h),
+ * so the formula adds the other 2 (r-2) o (with 0.5 us per message under
+ * SMPI, radix 4 at 64 ranks costs 3 us of overhead a round, not 1).
  * p = k^m gives log_k p rounds, p = j k^m gives ceil(log_k p) rounds, any
  * other p at most ceil(log_k p) rounds plus the fold's two.
  *
@@ -28,7 +32,8 @@
 #include "../algorithm.h"
 
 COST_FORMULA(allreduce, knomial,
-             "m(a + (k-1) n (b + g)) [+ a + (j-1) n (b + g) if j > 1] [+ 2(a + n b) + n g fold "
+             "m(a + 2(k-2) o + (k-1) n (b + g)) [+ a + 2(j-2) o + (j-1) n (b + g) if j > 1] "
+             "[+ 2(a + n b) + n g fold "
              "when rem > 0], p = j k^m + rem, rem < k^m, k radix (COLIBRI_RADIX, default 4)");
 
 static int radix_of(const struct sched_params *p) { return p->radix >= 2 ? p->radix : 4; }
@@ -94,7 +99,7 @@ double allreduce_knomial_cost(const struct sched_params *p, const struct cost_pa
     double t = 0;
     for (int i = 0; i < kn_rounds(&pl); i++) {
         int stride, others = kn_round(&pl, i, &stride) - 1;
-        t += m->alpha + others * n * (m->beta + m->gamma);
+        t += m->alpha + 2 * (others - 1) * m->o + others * n * (m->beta + m->gamma);
     }
     if (pl.rem)
         t += 2 * m->alpha + 2 * n * m->beta + n * m->gamma;
