@@ -104,3 +104,33 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
     stats_online_decided(coll, had, was, s->cand[w]);
     return rc != MPI_SUCCESS ? rc : arc;
 }
+
+bool online_skip_sizes(struct comm_state *cs)
+{
+    struct online_skip *k = &cs->alltoallv_skip;
+    if (!k->shape || k->generation != config_get()->generation || !online_skip_pass(k))
+        return false;
+    setup_stats.online_skipped++;
+    cs->last[COLIBRI_ALLTOALLV] = "native";
+    stats_count(NULL, COLIBRI_ALLTOALLV, CALL_BLOCKING);
+    return true;
+}
+
+bool online_skip_sizes_of(MPI_Comm comm)
+{
+    struct comm_state *cs = comm_state_find(comm);
+    return cs && cs->alltoallv_skip.shape && select_names_auto(COLIBRI_ALLTOALLV, NULL) &&
+           online_skip_sizes(cs);
+}
+
+void online_skip_note(struct comm_state *cs, const struct online_turn *t)
+{
+    const struct config *cfg = config_get();
+    struct online_skip *k = &cs->alltoallv_skip;
+    const struct online_params pr = params(cfg);
+    /* a tuning rule for some alltoallv: agree at every call (the rule
+     * wins where it has one, and only the agreed sizes say where) */
+    online_skip_after(k, &cs->online, COLIBRI_ALLTOALLV,
+                      select_has_rules(COLIBRI_ALLTOALLV) ? NULL : t->s, &pr);
+    k->generation = cfg->generation;
+}

@@ -56,4 +56,18 @@ static inline bool online_turn_quiet(const struct online_turn *t)
     return !t->s || t->step.settled;
 }
 
+/* A blocking automatic alltoallv on cs, before its size agreement: true
+ * when the call skips the agreement and goes to the MPI below
+ * (select/online.h, struct online_skip); then counted as a native call
+ * (colibri_last_algorithm, COLIBRI_STATS) and in colibri_setup_stats'
+ * online_skipped.  Local: no communication. */
+bool online_skip_sizes(struct comm_state *cs);
+/* The same for an interposed MPI_Alltoallv on an intracommunicator,
+ * before anything else: its communicator's state, if it has one, and
+ * whether COLIBRI_ALLTOALLV_ALGORITHM leaves it automatic. */
+bool online_skip_sizes_of(MPI_Comm comm);
+/* After an agreed blocking automatic alltoallv (t: its turn, ended):
+ * opens the next window or closes it. */
+void online_skip_note(struct comm_state *cs, const struct online_turn *t);
+
 #endif

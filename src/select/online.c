@@ -165,6 +165,34 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     return w;
 }
 
+static bool settled_on_native(const struct online_shape *s)
+{
+    return s->explore_start < 0 && s->winner >= 0 && !s->cand[s->winner];
+}
+
+void online_skip_after(struct online_skip *k, const struct online_table *t, int coll,
+                       struct online_shape *s, const struct online_params *pr)
+{
+    bool all = s && settled_on_native(s);
+    for (int i = 0; all && i < ONLINE_SHAPES; i++) {
+        const struct online_shape *x = &t->shape[i];
+        all = !x->used || x->key.coll != coll || settled_on_native(x);
+    }
+    if (!all) {
+        k->shape = NULL;
+        k->window = 0;
+        return;
+    }
+    const long long first = pr->window < ONLINE_SKIP_FIRST ? (pr->window > 0 ? pr->window : 1)
+                                                           : ONLINE_SKIP_FIRST;
+    k->window = k->window <= 0                    ? first
+                : k->window * 2 > ONLINE_SKIP_MAX ? ONLINE_SKIP_MAX
+                                                  : k->window * 2;
+    k->shape = s;
+    k->stamp = s->stamp;
+    k->until = s->calls + k->window;
+}
+
 /* splitmix64: a well-mixed 64-bit function of its input. */
 static uint64_t mix(uint64_t x)
 {

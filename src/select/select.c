@@ -325,6 +325,15 @@ bool select_never_native(colibri_coll coll)
     return true;
 }
 
+bool select_has_rules(colibri_coll coll)
+{
+    const struct tuning_file *t = tuning_in_force();
+    for (int i = 0; i < t->n_rules; i++)
+        if (t->rules[i].coll == coll && !t->rules[i].nonblocking)
+            return true;
+    return false;
+}
+
 /* What an automatic choice gives: the algorithm (NULL: native), the radix
  * and the segment (elements) to run it with. */
 struct choice {
