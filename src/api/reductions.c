@@ -258,6 +258,10 @@ struct call_memo {
      * ran, and its stamp then (NULL: online selection did not serve it) */
     struct online_shape *shape;
     unsigned stamp;
+    /* a nonblocking call's: its communicator's online table's version
+     * then (select/online.h, online_reuse; NULL: a blocking call's) */
+    const unsigned *version;
+    unsigned version_at;
 };
 #define CALL_MEMO_SLOTS 4
 static _Thread_local struct call_memo call_memo[CALL_MEMO_SLOTS];
@@ -277,6 +281,7 @@ static struct call_memo *memo_find(const struct native_args *a, enum call_kind k
         m->root != a->root || m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
         m->generation != config_get()->generation ||
+        (m->version && *m->version != m->version_at) ||
         (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
         return NULL;
     return m;
@@ -294,7 +299,9 @@ static void memo_note(const struct native_args *a, struct reduction_op *r,
     *m = (struct call_memo){a->coll, op->kind, a->comm, a->count, a->dt, a->op, a->root,
                             op->c.sp.in_place, config_get()->generation,
                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), op->alg, false,
-                            op->c, r->sparse, {NULL, 0}, shape, shape ? shape->stamp : 0};
+                            op->c, r->sparse, {NULL, 0}, shape, shape ? shape->stamp : 0,
+                            op->kind != CALL_BLOCKING ? &op->c.cs->online.version : NULL,
+                            op->c.cs->online.version};
     m->c.sp.sparse = op->c.sp.sparse ? &m->sparse : NULL;
     op->hint = &m->hint;
 }

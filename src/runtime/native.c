@@ -320,6 +320,7 @@ bool native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, i
     if (m->tag != tag || m->comm != comm || m->count != count || m->dt != dt || m->op != op ||
         m->root != root || m->generation != config_get()->generation ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
+        (m->version && *m->version != m->version_at) ||
         (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
         return false;
     *m->last = "native";
@@ -336,5 +337,7 @@ void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int
     *native_memo_slot(comm, count, tag) =
         (struct native_memo){tag, comm, dt, op, count, root, config_get()->generation,
                              __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll],
-                             shape, shape ? shape->stamp : 0};
+                             shape, shape ? shape->stamp : 0,
+                             kind != CALL_BLOCKING ? &cs->online.version : NULL,
+                             cs->online.version};
 }

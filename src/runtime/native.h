@@ -115,6 +115,10 @@ struct native_memo {
      * counts it in the shape as the full path would */
     struct online_shape *shape;
     unsigned stamp;
+    /* a nonblocking or persistent call's: its communicator's online
+     * table's version then (online_reuse; NULL: a blocking call's) */
+    const unsigned *version;
+    unsigned version_at;
 };
 #define NATIVE_MEMO_SLOTS 8
 extern _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];

@@ -35,15 +35,28 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
 {
     const struct config *cfg = config_get();
     t->s = NULL;
-    if (!cfg->online || kind != CALL_BLOCKING ||
-        !select_names_auto(coll, requested) ||
-        before->size < 2 || !*alg || select_rule_decides(coll, before))
+    if (!cfg->online || !select_names_auto(coll, requested) || before->size < 2 || !*alg ||
+        select_rule_decides(coll, before))
         return;
     /* the key: what every rank of the call agrees on, never a handle
      * (a freed and recreated one may come back on one rank only) */
     const struct online_key k = {(int)coll, before->root, shape_count(coll, before),
                                  before->elem_size, before->commutative, *alg,
                                  before->sparse != NULL, native_ok};
+    if (kind != CALL_BLOCKING) { /* the blocking shape's decision, if it has one */
+        const struct algorithm *a = *alg;
+        if (!online_reuse(&cs->online, &k, &a) || a == *alg)
+            return;
+        if (!a && kind == CALL_PERSISTENT && MPI_VERSION < 4)
+            return; /* no persistent collectives below (MPI-4) */
+        struct sched_params q = *before;
+        if (a && ((a->restrictions & R_BLOCKING_ONLY) || catalog_violation(a, &q)))
+            return; /* the model's choice, as without a decision */
+        select_prepare(&q, a);
+        *sp = q;
+        *alg = a;
+        return;
+    }
     struct online_shape *s = online_shape_find(&cs->online, &k);
     if (!s) {
         const struct algorithm *cand[ONLINE_CANDIDATES];
@@ -111,6 +124,7 @@ bool online_skip_sizes(struct comm_state *cs)
     if (!k->shape || k->generation != config_get()->generation || !online_skip_pass(k))
         return false;
     setup_stats.online_skipped++;
+    stats_online_skipped(COLIBRI_ALLTOALLV);
     cs->last[COLIBRI_ALLTOALLV] = "native";
     stats_count(NULL, COLIBRI_ALLTOALLV, CALL_BLOCKING);
     return true;

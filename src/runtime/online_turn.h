@@ -30,7 +30,11 @@ struct online_turn {
  * selection serves the call, *alg and *sp become the candidate this call
  * runs (NULL: native), and t->s is set.  Counts the call in its shape.
  * `native_ok`: the MPI below may serve the call (native_pair_agrees).
- * Automatic calls only: interposed ones and the C API's NULL or "auto". */
+ * Automatic calls only: interposed ones and the C API's NULL or "auto".
+ * A nonblocking or persistent call is neither timed nor counted: it takes
+ * the decision of the blocking shape with its key, where one has decided
+ * and can run it (select/online.h, online_reuse), else the model's choice;
+ * t->s stays NULL. */
 void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
                        const char *requested, bool native_ok, const struct sched_params *before,
                        struct sched_params *sp, const struct algorithm **alg,

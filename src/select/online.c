@@ -45,6 +45,8 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
         if (x->last_use < s->last_use)
             s = x;
     }
+    if (s->used && s->winner >= 0)
+        t->version++; /* its decision is gone (online_reuse) */
     memset(s, 0, sizeof *s);
     s->used = true;
     s->key = *k;
@@ -55,6 +57,7 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
     s->winner = -1;
     s->stamp = new_stamp();
     s->clock = &t->clock;
+    s->version = &t->version;
     return s;
 }
 
@@ -162,7 +165,21 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     s->explore_start = -1;
     s->quiet_until = s->calls + s->window;
     s->stamp = new_stamp();
+    ++*s->version;
     return w;
+}
+
+bool online_reuse(const struct online_table *t, const struct online_key *k,
+                  const struct algorithm **alg)
+{
+    for (int i = 0; i < ONLINE_SHAPES; i++) {
+        const struct online_shape *s = &t->shape[i];
+        if (s->used && s->winner >= 0 && same_key(&s->key, k)) {
+            *alg = s->cand[s->winner];
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool settled_on_native(const struct online_shape *s)

@@ -85,6 +85,7 @@ struct online_shape {
     unsigned stamp;          /* changes at every decision (memos compare it) */
     unsigned last_use;       /* *clock at the shape's last call */
     unsigned *clock;         /* its table's */
+    unsigned *version;       /* its table's */
     double sample[ONLINE_CANDIDATES][ONLINE_SAMPLES];
     int n_sample[ONLINE_CANDIDATES];
     long long decisions, switches;
@@ -93,6 +94,11 @@ struct online_shape {
 struct online_table {
     struct online_shape shape[ONLINE_SHAPES];
     unsigned clock;
+    /* Changes whenever what a nonblocking or persistent call reuses may
+     * change: at every decision, and when a decided shape is replaced.
+     * A memo of such a call (native.h, api/reductions.c) serves it only
+     * while this stands (online_reuse). */
+    unsigned version;
 };
 
 /* The shape of key k in t: the existing one, else a new one in the least
@@ -146,6 +152,17 @@ long long online_next_window(long long window, bool kept, const struct online_pa
  * US microseconds for NAME, on rank R only with @R (which wins over the
  * plain entry), 1000 us for names not listed. */
 double online_fake_seconds(const char *spec, const char *alg, int rank, long long call);
+
+/* What a nonblocking or persistent call of key k reuses (docs/tuning.md,
+ * "Nonblocking and persistent calls"): the decision of the blocking shape
+ * with the same key, if t has one that has decided (its winner, also
+ * while a re-check explores: the winner stands until the re-check
+ * decides); *alg is left as it is (the model's choice) otherwise.  True
+ * when a decision was found (*alg: it, NULL for native).  Reads only:
+ * blocking and nonblocking calls of a communicator come in the same order
+ * on every rank, so every rank reads the same state at the same call. */
+bool online_reuse(const struct online_table *t, const struct online_key *k,
+                  const struct algorithm **alg);
 
 /* A memo of an identical call (api/reductions.c, runtime/native.h) made
  * when the shape was settled with `stamp` may serve this call: it is

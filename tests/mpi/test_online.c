@@ -21,6 +21,10 @@
  *    rank the same algorithm at every call, calls skipped, and sizes
  *    moved to a new class explored at the window's end; random timings
  *    that settle some shapes on colibri's algorithms: the same;
+ *  - nonblocking and persistent calls take the decision of the blocking
+ *    shape with the same key, also as it switches between their calls,
+ *    through the interposed MPI_I* calls' memos: the same algorithm on
+ *    every rank, results exact;
  *  - a communicator freed mid-exploration, a shape called only twice,
  *    zero-count calls (no exploration), COLIBRI_ONLINE=0 and a tuning
  *    rule (no exploration either).
@@ -346,6 +350,89 @@ static void alltoallv_skip(void)
     MPI_Comm_free(&comm);
 }
 
+/* One allreduce of n ints on comm in the form `form` (0 MPI_Allreduce, 1
+ * MPI_Iallreduce + MPI_Wait, 2 colibri_allreduce_init + MPI_Start +
+ * MPI_Wait), checked exactly; returns the algorithm it ran. */
+static const char *sum_form(MPI_Comm comm, int n, int form, int call, bool *ok)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int in[64], out[64];
+    for (int i = 0; i < n; i++)
+        in[i] = r * 1000 + i + call;
+    int rc;
+    MPI_Request req = MPI_REQUEST_NULL;
+    if (form == 0) {
+        rc = MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, comm);
+    } else if (form == 1) {
+        rc = MPI_Iallreduce(in, out, n, MPI_INT, MPI_SUM, comm, &req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else {
+        rc = colibri_allreduce_init(in, out, n, MPI_INT, MPI_SUM, comm, NULL, &req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Start(&req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        if (req != MPI_REQUEST_NULL)
+            MPI_Request_free(&req);
+    }
+    bool good = rc == MPI_SUCCESS;
+    for (int i = 0; good && i < n; i++)
+        good = out[i] == 1000 * p * (p - 1) / 2 + p * (i + call);
+    *ok = *ok && good;
+    return colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+}
+
+/* Nonblocking and persistent calls reuse the blocking shape's decision:
+ * native decided (10 us against 1000), then the model's choice (1 us
+ * against native's 1000) after the re-check; then random timings that
+ * re-decide every few calls, the three forms interleaved. */
+static void reuse(void)
+{
+    if (size == 1)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    bool ok = true, same = true;
+    char model[64];
+    snprintf(model, sizeof model, "%s", sum_form(comm, 16, 1, 0, &ok)); /* no decision yet */
+    set_env("COLIBRI_ONLINE_FAKE", "native:10,calls=2,window=6");
+    const long long a0 = stats().online_agreements;
+    int call = 1;
+    while (stats().online_agreements == a0 && call < 50)
+        sum_form(comm, 16, 0, call++, &ok);
+    const char *nb = sum_form(comm, 16, 1, call++, &ok), *pe = sum_form(comm, 16, 2, call++, &ok);
+    h_record(MPI_COMM_WORLD, strcmp(nb, "native") == 0, "nonblocking: %s, want native", nb);
+#if MPI_VERSION >= 4
+    const char *want_pe = "native";
+#else
+    const char *want_pe = model; /* no persistent collectives below */
+#endif
+    h_record(MPI_COMM_WORLD, strcmp(pe, want_pe) == 0, "persistent: %s, want %s", pe, want_pe);
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s:1,native:1000,calls=2,window=6", model);
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    const long long a1 = stats().online_agreements;
+    for (int i = 0; i < 40 && stats().online_agreements == a1; i++) {
+        same = same_everywhere(comm, sum_form(comm, 16, 0, call++, &ok)) && same;
+        same = same_everywhere(comm, sum_form(comm, 16, 1 + i % 2, call++, &ok)) && same;
+    }
+    nb = sum_form(comm, 16, 1, call++, &ok);
+    h_record(MPI_COMM_WORLD, strcmp(nb, model) == 0, "nonblocking after the switch: %s, want %s",
+             nb, model);
+    set_env("COLIBRI_ONLINE_FAKE", "random:3,calls=2,window=2");
+    for (int i = 0; i < 120; i++) {
+        const int n = 1 + i % 3 * 20; /* three shapes */
+        same = same_everywhere(comm, sum_form(comm, n, i * 7 % 3, call++, &ok)) && same;
+    }
+    h_record(MPI_COMM_WORLD, ok, "reuse: a wrong result");
+    h_record(MPI_COMM_WORLD, same, "reuse: ranks ran different algorithms");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    MPI_Comm_free(&comm);
+}
+
 /* Bad cases: a communicator freed in the middle of an exploration, a shape
  * called twice, zero counts, online selection off, a tuning rule. */
 static void bad_cases(void)
@@ -418,6 +505,7 @@ int main(int argc, char **argv)
     recheck();
     flipping();
     alltoallv_skip();
+    reuse();
     bad_cases();
     return h_finish();
 }
