@@ -215,14 +215,15 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * it) */
     if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
         wants_auto(a->coll, requested))
-        return nothing_ran(a->comm, a->coll);
+        return nothing_ran(a->comm, a->coll, !requested && predefined(a->recvtype), a->recvcount,
+                           a->recvtype, MPI_OP_NULL, 0);
     /* valid, automatic, and every alltoallv shape agreed on so far settled
      * on native: no size agreement, the MPI below (select/online.h,
      * struct online_skip; MPI_Alltoallv asks before it widens anything) */
     const bool auto_v =
         kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested);
     if (auto_v) {
-        struct comm_state *cs = comm_state_find(a->comm);
+        struct comm_state *cs = online_skip_state(a->comm);
         if (cs && online_skip_sizes(cs))
             return native_exchange(a, kind, req);
     }

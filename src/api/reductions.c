@@ -15,6 +15,7 @@
 #include "../runtime/online_turn.h"
 #include "../runtime/operation.h"
 #include "../runtime/agree.h"
+#include "bytes.h"
 #include "../runtime/executor.h"
 #include "../runtime/stats.h"
 #include "../runtime/state/node.h"
@@ -465,7 +466,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
     if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size) && select_names_auto(a->coll, requested))
-        return nothing_ran(a->comm, a->coll); /* valid, automatic, no element anywhere */
+        return nothing_ran(a->comm, a->coll, /* valid, automatic, no element anywhere */
+                           !requested && a->coll != COLIBRI_REDUCE_SCATTER && predefined(a->dt),
+                           a->count, a->dt, a->op, a->coll == COLIBRI_REDUCE ? a->root : 0);
     if (pair_goes_native(a->op, a->dt))
         return pair_to_native(a, requested, kind, req, fname);
 

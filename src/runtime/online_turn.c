@@ -130,9 +130,32 @@ bool online_skip_sizes(struct comm_state *cs)
     return true;
 }
 
+/* The communicator's state, remembered per thread for the next call on
+ * the same communicator (valid while no communicator with colibri state
+ * has been freed: comm_state_epoch); NULL where it has none. */
+static _Thread_local struct {
+    MPI_Comm comm;
+    unsigned epoch;
+    struct comm_state *cs;
+} seen;
+
+struct comm_state *online_skip_state(MPI_Comm comm)
+{
+    const unsigned epoch = __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED);
+    if (seen.cs && seen.comm == comm && seen.epoch == epoch)
+        return seen.cs;
+    struct comm_state *cs = comm_state_find(comm);
+    if (cs) {
+        seen.comm = comm;
+        seen.epoch = epoch;
+        seen.cs = cs;
+    }
+    return cs;
+}
+
 bool online_skip_sizes_of(MPI_Comm comm)
 {
-    struct comm_state *cs = comm_state_find(comm);
+    struct comm_state *cs = online_skip_state(comm);
     return cs && cs->alltoallv_skip.shape && select_names_auto(COLIBRI_ALLTOALLV, NULL) &&
            online_skip_sizes(cs);
 }

@@ -66,9 +66,14 @@ static inline bool online_turn_quiet(const struct online_turn *t)
  * (colibri_last_algorithm, COLIBRI_STATS) and in colibri_setup_stats'
  * online_skipped.  Local: no communication. */
 bool online_skip_sizes(struct comm_state *cs);
-/* The same for an interposed MPI_Alltoallv on an intracommunicator,
- * before anything else: its communicator's state, if it has one, and
- * whether COLIBRI_ALLTOALLV_ALGORITHM leaves it automatic. */
+/* comm's state where it has one (NULL: none, or an intercommunicator,
+ * MPI_COMM_NULL or a handle MPI cannot read), found without an attribute
+ * lookup when the thread's last such call was on the same communicator. */
+struct comm_state *online_skip_state(MPI_Comm comm);
+/* The same as online_skip_sizes for an interposed MPI_Alltoallv, before
+ * anything else (a communicator with colibri state is an
+ * intracommunicator): whether COLIBRI_ALLTOALLV_ALGORITHM leaves it
+ * automatic, and its communicator's state says to skip. */
 bool online_skip_sizes_of(MPI_Comm comm);
 /* After an agreed blocking automatic alltoallv (t: its turn, ended):
  * opens the next window or closes it. */
