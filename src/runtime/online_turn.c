@@ -156,8 +156,8 @@ struct comm_state *online_skip_state(MPI_Comm comm)
 bool online_skip_sizes_of(MPI_Comm comm)
 {
     struct comm_state *cs = online_skip_state(comm);
-    return cs && cs->alltoallv_skip.shape && select_names_auto(COLIBRI_ALLTOALLV, NULL) &&
-           online_skip_sizes(cs);
+    return cs && cs->alltoallv_skip.shape && cs->alltoallv_skip.interposed_auto &&
+           online_skip_sizes(cs); /* which checks the configuration's generation */
 }
 
 void online_skip_note(struct comm_state *cs, const struct online_turn *t)
@@ -170,4 +170,5 @@ void online_skip_note(struct comm_state *cs, const struct online_turn *t)
     online_skip_after(k, &cs->online, COLIBRI_ALLTOALLV,
                       select_has_rules(COLIBRI_ALLTOALLV) ? NULL : t->s, &pr);
     k->generation = cfg->generation;
+    k->interposed_auto = select_names_auto(COLIBRI_ALLTOALLV, NULL);
 }

@@ -204,6 +204,7 @@ struct online_skip {
     long long window;           /* the window's length (0: none opened since the last agreement
                                  * that could not open one) */
     unsigned generation;        /* the configuration's when it opened (runtime) */
+    bool interposed_auto;       /* then: the interposed calls select automatically (runtime) */
 };
 #define ONLINE_SKIP_FIRST 16
 #define ONLINE_SKIP_MAX 1024
