@@ -349,6 +349,10 @@ struct colibri_setup_stats {
     long long online_agreements;   /* online selection's decisions: each one small
                                       MPI_MAX over the communicator (docs/tuning.md) */
     long long online_explored;     /* calls online selection ran as exploration */
+    long long online_skipped;      /* automatic alltoallv calls that went to the MPI
+                                      below without agreeing on the block sizes: every
+                                      shape agreed on was settled on native
+                                      (docs/tuning.md) */
 };
 
 int colibri_setup_stats(struct colibri_setup_stats *stats);

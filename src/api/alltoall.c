@@ -167,6 +167,17 @@ static int exchange_choose(struct coll_op *op)
     return op_build(op);
 }
 
+/* The end of a call online selection may serve (online_turn_end); after
+ * a blocking automatic alltoallv's (`auto_v`), whether the next calls skip
+ * the size agreement (online_skip_note). */
+static int turn_end(struct comm_state *cs, struct online_turn *t, bool auto_v, int rc)
+{
+    rc = online_turn_end(cs, t, rc);
+    if (auto_v)
+        online_skip_note(cs, t);
+    return rc;
+}
+
 static int run(struct exchange_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -204,7 +215,18 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * it) */
     if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
         wants_auto(a->coll, requested))
-        return nothing_ran(a->comm, a->coll);
+        return nothing_ran(a->comm, a->coll, !requested && predefined(a->recvtype), a->recvcount,
+                           a->recvtype, MPI_OP_NULL, 0);
+    /* valid, automatic, and every alltoallv shape agreed on so far settled
+     * on native: no size agreement, the MPI below (select/online.h,
+     * struct online_skip; MPI_Alltoallv asks before it widens anything) */
+    const bool auto_v =
+        kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested);
+    if (auto_v) {
+        struct comm_state *cs = online_skip_state(a->comm);
+        if (cs && online_skip_sizes(cs))
+            return native_exchange(a, kind, req);
+    }
 
     /* The blocking call lives on the stack. */
     struct exchange_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);
@@ -281,8 +303,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * prediction everywhere, so the same choice, and no agreement.  Sizes
      * that changed since cost at most that one call a worse choice; the
      * SLOAVx it runs brings the new ones. */
-    const bool predicting = a->coll == COLIBRI_ALLTOALLV && kind == CALL_BLOCKING &&
-                            wants_auto(a->coll, requested);
+    const bool predicting = auto_v;
     if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested)) {
         int64_t v[AGREED_SIZES];
         if (predicting && c->cs->predicted) {
@@ -337,8 +358,9 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         if (rc != MPI_SUCCESS)
             return raise_error(a->comm, fn, rc, msg);
         /* an interposed alltoall of predefined types: the next identical
-         * call goes straight below (native.h); alltoallv's choice follows
-         * an agreement every call */
+         * call goes straight below (native.h); alltoallv's follows an
+         * agreement on the sizes, or skips it while the agreed shapes stay
+         * on native (online_skip_note) */
         if (!requested && a->coll == COLIBRI_ALLTOALL && predefined(a->recvtype) &&
             online_turn_quiet(&turn))
             native_memo_note(a->coll, kind, a->comm, a->recvcount, a->recvtype, MPI_OP_NULL, 0, cs,
@@ -346,16 +368,16 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         online_turn_clock(&turn);
-        return online_turn_end(tcs, &turn, native_exchange(a, kind, req));
+        return turn_end(tcs, &turn, auto_v, native_exchange(a, kind, req));
     }
 
     if (op->alg->restrictions & R_NODE_AWARE) {
         rc = node_segment_attach(c->cs, &c->shm);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
-            return online_turn_end(tcs, &turn,
-                                   raise_error(a->comm, fn, rc,
-                                               "could not attach the node's shared segment"));
+            return turn_end(tcs, &turn, auto_v,
+                            raise_error(a->comm, fn, rc,
+                                        "could not attach the node's shared segment"));
         }
     }
     c->dt = MPI_BYTE;
@@ -363,7 +385,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     c->cs->last[a->coll] = op->alg->name;
     if (kind == CALL_BLOCKING) {
         online_turn_clock(&turn);
-        return online_turn_end(tcs, &turn, op_run_blocking(op));
+        return turn_end(tcs, &turn, auto_v, op_run_blocking(op));
     }
     return kind == CALL_NONBLOCKING ? op_launch(op, req) : op_persist(op, req);
 }

@@ -15,6 +15,7 @@
 #include "../runtime/online_turn.h"
 #include "../runtime/operation.h"
 #include "../runtime/agree.h"
+#include "bytes.h"
 #include "../runtime/executor.h"
 #include "../runtime/stats.h"
 #include "../runtime/state/node.h"
@@ -258,6 +259,10 @@ struct call_memo {
      * ran, and its stamp then (NULL: online selection did not serve it) */
     struct online_shape *shape;
     unsigned stamp;
+    /* a nonblocking call's: its communicator's online table's version
+     * then (select/online.h, online_reuse; NULL: a blocking call's) */
+    const unsigned *version;
+    unsigned version_at;
 };
 #define CALL_MEMO_SLOTS 4
 static _Thread_local struct call_memo call_memo[CALL_MEMO_SLOTS];
@@ -277,6 +282,7 @@ static struct call_memo *memo_find(const struct native_args *a, enum call_kind k
         m->root != a->root || m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
         m->generation != config_get()->generation ||
+        (m->version && *m->version != m->version_at) ||
         (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
         return NULL;
     return m;
@@ -294,7 +300,9 @@ static void memo_note(const struct native_args *a, struct reduction_op *r,
     *m = (struct call_memo){a->coll, op->kind, a->comm, a->count, a->dt, a->op, a->root,
                             op->c.sp.in_place, config_get()->generation,
                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), op->alg, false,
-                            op->c, r->sparse, {NULL, 0}, shape, shape ? shape->stamp : 0};
+                            op->c, r->sparse, {NULL, 0}, shape, shape ? shape->stamp : 0,
+                            op->kind != CALL_BLOCKING ? &op->c.cs->online.version : NULL,
+                            op->c.cs->online.version};
     m->c.sp.sparse = op->c.sp.sparse ? &m->sparse : NULL;
     op->hint = &m->hint;
 }
@@ -458,7 +466,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
     if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size) && select_names_auto(a->coll, requested))
-        return nothing_ran(a->comm, a->coll); /* valid, automatic, no element anywhere */
+        return nothing_ran(a->comm, a->coll, /* valid, automatic, no element anywhere */
+                           !requested && a->coll != COLIBRI_REDUCE_SCATTER && predefined(a->dt),
+                           a->count, a->dt, a->op, a->coll == COLIBRI_REDUCE ? a->root : 0);
     if (pair_goes_native(a->op, a->dt))
         return pair_to_native(a, requested, kind, req, fname);
 

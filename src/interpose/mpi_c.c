@@ -8,6 +8,7 @@
 
 #include "../runtime/handles.h"
 #include "../runtime/native.h"
+#include "../runtime/online_turn.h"
 #include "../runtime/operation.h"
 #include "../runtime/progress.h"
 #include "../runtime/state/engines.h"
@@ -35,27 +36,41 @@
             return pmpi_call;                                                           \
     } while (0)
 
+/* After native_memo_hit's answer `hit`: the MPI's call for
+ * NATIVE_MEMO_BELOW, MPI_SUCCESS for NATIVE_MEMO_NOTHING where `same_rest`
+ * (the arguments the memo does not key on cannot make the call another),
+ * else the MPI's call too (it checks them and has nothing to move). */
+#define MEMO_OR_BELOW(hit, same_rest, pmpi_call)                                        \
+    do {                                                                                \
+        const int memo_hit_ = (hit);                                                    \
+        if (memo_hit_ == NATIVE_MEMO_NOTHING && (same_rest))                            \
+            return MPI_SUCCESS;                                                         \
+        if (memo_hit_ != NATIVE_MEMO_MISS)                                              \
+            return pmpi_call;                                                           \
+    } while (0)
+
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_ALLREDUCE, CALL_BLOCKING, comm, count, datatype, op, 0))
-        return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    MEMO_OR_BELOW(native_memo_hit(COLIBRI_ALLREDUCE, CALL_BLOCKING, comm, count, datatype, op, 0),
+                  true, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_REDUCE, CALL_BLOCKING, comm, count, datatype, op, root))
-        return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    MEMO_OR_BELOW(native_memo_hit(COLIBRI_REDUCE, CALL_BLOCKING, comm, count, datatype, op, root),
+                  true, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm));
     return colibri_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_REDUCE_SCATTER_BLOCK, CALL_BLOCKING, comm, recvcount, datatype, op, 0))
-        return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    MEMO_OR_BELOW(native_memo_hit(COLIBRI_REDUCE_SCATTER_BLOCK, CALL_BLOCKING, comm, recvcount,
+                                  datatype, op, 0),
+                  true, PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm));
     PASS_THROUGH(comm, PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm));
     return colibri_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
 }
@@ -120,8 +135,11 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_ALLTOALL, CALL_BLOCKING, comm, recvcount, recvtype, MPI_OP_NULL, 0))
-        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    /* nothing to move: only if the send side is the same (empty) too */
+    MEMO_OR_BELOW(
+        native_memo_hit(COLIBRI_ALLTOALL, CALL_BLOCKING, comm, recvcount, recvtype, MPI_OP_NULL, 0),
+        sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype),
+        PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
     PASS_THROUGH(comm, PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                      comm));
     return colibri_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
@@ -171,6 +189,12 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
+    /* the agreed sizes settled on native: the caller's arrays go below as
+     * they are (runtime/online_turn.h, online_skip_sizes_of; only an
+     * intracommunicator has colibri state) */
+    if (online_skip_sizes_of(comm))
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype, comm);
     PASS_THROUGH(comm, PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                       rdispls, recvtype, comm));
     return alltoallv_int(CALL_BLOCKING, sendbuf, sendcounts, sdispls, sendtype, recvbuf,

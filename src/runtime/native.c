@@ -234,11 +234,18 @@ bool native_pair_agrees(MPI_Op op, MPI_Datatype dt, colibri_kernel k, int tsize)
            memcmp(mine, theirs, (size_t)(N * tsize)) == 0;
 }
 
-int nothing_ran(MPI_Comm comm, colibri_coll coll)
+int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_Datatype dt,
+                MPI_Op op, int root)
 {
     struct comm_state *cs; /* created at a first call as any path would */
-    if (comm_state_get(comm, &cs) == MPI_SUCCESS)
+    if (comm_state_get(comm, &cs) == MPI_SUCCESS) {
         cs->last[coll] = "none";
+        if (memo) {
+            native_memo_note(coll, CALL_BLOCKING, comm, count, dt, op, root, cs, NULL);
+            native_memo_slot(comm, count, 1 + (int)coll * CALL_KINDS + CALL_BLOCKING)->nothing =
+                true;
+        }
+    }
     stats_count_none(coll, CALL_BLOCKING);
     return MPI_SUCCESS;
 }
@@ -396,19 +403,26 @@ int native_movement(const struct movement_args *a, enum call_kind kind, MPI_Requ
 _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
 bool native_memo_used;
 
-bool native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                        MPI_Datatype dt, MPI_Op op, int root)
+int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                       MPI_Datatype dt, MPI_Op op, int root)
 {
     const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
     const struct native_memo *m = native_memo_slot(comm, count, tag);
+    __asm__("" : "+r"(m)); /* the slot's address once: no thread-local lookup per field */
     if (m->tag != tag || m->comm != comm || m->count != count || m->dt != dt || m->op != op ||
         m->root != root || m->generation != config_get()->generation ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
+        (m->version && *m->version != m->version_at) ||
         (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
-        return false;
+        return NATIVE_MEMO_MISS;
+    if (m->nothing) {
+        *m->last = "none";
+        stats_count_none(coll, kind);
+        return NATIVE_MEMO_NOTHING;
+    }
     *m->last = "native";
     stats_count(NULL, coll, kind);
-    return true;
+    return NATIVE_MEMO_BELOW;
 }
 
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
@@ -420,5 +434,7 @@ void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int
     *native_memo_slot(comm, count, tag) =
         (struct native_memo){tag, comm, dt, op, count, root, config_get()->generation,
                              __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll],
-                             shape, shape ? shape->stamp : 0};
+                             shape, shape ? shape->stamp : 0,
+                             kind != CALL_BLOCKING ? &cs->online.version : NULL,
+                             cs->online.version, false};
 }

@@ -51,10 +51,13 @@ int native_exchange(const struct exchange_args *a, enum call_kind kind, MPI_Requ
  * rank (one library), local, no communication. */
 bool native_pair_agrees(MPI_Op op, MPI_Datatype dt, colibri_kernel k, int tsize);
 
-/* A valid automatic call with nothing to move (no element on any rank):
- * nothing runs, colibri_last_algorithm says "none", COLIBRI_STATS counts
- * it as "none"; MPI_SUCCESS. */
-int nothing_ran(MPI_Comm comm, colibri_coll coll);
+/* A valid automatic blocking call with nothing to move (no element on any
+ * rank): nothing runs, colibri_last_algorithm says "none", COLIBRI_STATS
+ * counts it as "none"; MPI_SUCCESS.  `memo`: an interposed call of a
+ * predefined type keyed as native_memo_note keys it (count, dt, op,
+ * root): an identical call returns at its entry point (NATIVE_MEMO_NOTHING). */
+int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_Datatype dt,
+                MPI_Op op, int root);
 
 /* allgather (both sides), allgatherv (recvcounts and rdispls, in
  * elements), bcast (the buffer as the receive side, its root) and barrier
@@ -118,6 +121,14 @@ struct native_memo {
      * counts it in the shape as the full path would */
     struct online_shape *shape;
     unsigned stamp;
+    /* a nonblocking or persistent call's: its communicator's online
+     * table's version then (online_reuse; NULL: a blocking call's) */
+    const unsigned *version;
+    unsigned version_at;
+    /* a blocking call with nothing to move (nothing_ran): an identical one
+     * has nothing to move either, and was checked then (the same
+     * communicator, count, predefined type, operation and root) */
+    bool nothing;
 };
 #define NATIVE_MEMO_SLOTS 8
 extern _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
@@ -132,16 +143,22 @@ static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count,
  * until then a call that automatic choice gives to colibri pays no memo
  * lookup here (a thread-local access and a call, 60 instructions). */
 extern bool native_memo_used;
-bool native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                        MPI_Datatype dt, MPI_Op op, int root);
+enum { NATIVE_MEMO_MISS, NATIVE_MEMO_BELOW, NATIVE_MEMO_NOTHING };
+int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
+                       MPI_Datatype dt, MPI_Op op, int root);
 
-/* True (and the call counted as native) when an identical call went to
- * the MPI below by automatic choice: the caller makes the MPI's call. */
-static inline bool native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm,
-                                   int64_t count, MPI_Datatype dt, MPI_Op op, int root)
+/* NATIVE_MEMO_BELOW (and the call counted as native) when an identical
+ * call went to the MPI below by automatic choice: the caller makes the
+ * MPI's call; NATIVE_MEMO_NOTHING (counted as "none") when an identical
+ * blocking call had nothing to move: the caller returns MPI_SUCCESS (or,
+ * where it cannot tell that the rest of its arguments is the same, makes
+ * the MPI's call); NATIVE_MEMO_MISS (0) otherwise. */
+static inline int native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm,
+                                  int64_t count, MPI_Datatype dt, MPI_Op op, int root)
 {
-    return __atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) &&
-           native_memo_lookup(coll, kind, comm, count, dt, op, root);
+    return __atomic_load_n(&native_memo_used, __ATOMIC_RELAXED)
+               ? native_memo_lookup(coll, kind, comm, count, dt, op, root)
+               : NATIVE_MEMO_MISS;
 }
 /* Remembers a call that automatic choice sent below (its conditions:
  * above); `cs` is the communicator's state, `shape` the online shape

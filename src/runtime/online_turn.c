@@ -35,15 +35,28 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
 {
     const struct config *cfg = config_get();
     t->s = NULL;
-    if (!cfg->online || kind != CALL_BLOCKING ||
-        !select_names_auto(coll, requested) ||
-        before->size < 2 || !*alg || select_rule_decides(coll, before))
+    if (!cfg->online || !select_names_auto(coll, requested) || before->size < 2 || !*alg ||
+        select_rule_decides(coll, before))
         return;
     /* the key: what every rank of the call agrees on, never a handle
      * (a freed and recreated one may come back on one rank only) */
     const struct online_key k = {(int)coll, before->root, shape_count(coll, before),
                                  before->elem_size, before->commutative, *alg,
                                  before->sparse != NULL, native_ok};
+    if (kind != CALL_BLOCKING) { /* the blocking shape's decision, if it has one */
+        const struct algorithm *a = *alg;
+        if (!online_reuse(&cs->online, &k, &a) || a == *alg)
+            return;
+        if (!a && kind == CALL_PERSISTENT && MPI_VERSION < 4)
+            return; /* no persistent collectives below (MPI-4) */
+        struct sched_params q = *before;
+        if (a && ((a->restrictions & R_BLOCKING_ONLY) || catalog_violation(a, &q)))
+            return; /* the model's choice, as without a decision */
+        select_prepare(&q, a);
+        *sp = q;
+        *alg = a;
+        return;
+    }
     struct online_shape *s = online_shape_find(&cs->online, &k);
     if (!s) {
         const struct algorithm *cand[ONLINE_CANDIDATES];
@@ -103,4 +116,59 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
     const int w = online_decide(s, score, &pr);
     stats_online_decided(coll, had, was, s->cand[w]);
     return rc != MPI_SUCCESS ? rc : arc;
+}
+
+bool online_skip_sizes(struct comm_state *cs)
+{
+    struct online_skip *k = &cs->alltoallv_skip;
+    if (!k->shape || k->generation != config_get()->generation || !online_skip_pass(k))
+        return false;
+    setup_stats.online_skipped++;
+    stats_online_skipped(COLIBRI_ALLTOALLV);
+    cs->last[COLIBRI_ALLTOALLV] = "native";
+    stats_count(NULL, COLIBRI_ALLTOALLV, CALL_BLOCKING);
+    return true;
+}
+
+/* The communicator's state, remembered per thread for the next call on
+ * the same communicator (valid while no communicator with colibri state
+ * has been freed: comm_state_epoch); NULL where it has none. */
+static _Thread_local struct {
+    MPI_Comm comm;
+    unsigned epoch;
+    struct comm_state *cs;
+} seen;
+
+struct comm_state *online_skip_state(MPI_Comm comm)
+{
+    const unsigned epoch = __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED);
+    if (seen.cs && seen.comm == comm && seen.epoch == epoch)
+        return seen.cs;
+    struct comm_state *cs = comm_state_find(comm);
+    if (cs) {
+        seen.comm = comm;
+        seen.epoch = epoch;
+        seen.cs = cs;
+    }
+    return cs;
+}
+
+bool online_skip_sizes_of(MPI_Comm comm)
+{
+    struct comm_state *cs = online_skip_state(comm);
+    return cs && cs->alltoallv_skip.shape && cs->alltoallv_skip.interposed_auto &&
+           online_skip_sizes(cs); /* which checks the configuration's generation */
+}
+
+void online_skip_note(struct comm_state *cs, const struct online_turn *t)
+{
+    const struct config *cfg = config_get();
+    struct online_skip *k = &cs->alltoallv_skip;
+    const struct online_params pr = params(cfg);
+    /* a tuning rule for some alltoallv: agree at every call (the rule
+     * wins where it has one, and only the agreed sizes say where) */
+    online_skip_after(k, &cs->online, COLIBRI_ALLTOALLV,
+                      select_has_rules(COLIBRI_ALLTOALLV) ? NULL : t->s, &pr);
+    k->generation = cfg->generation;
+    k->interposed_auto = select_names_auto(COLIBRI_ALLTOALLV, NULL);
 }

@@ -30,7 +30,11 @@ struct online_turn {
  * selection serves the call, *alg and *sp become the candidate this call
  * runs (NULL: native), and t->s is set.  Counts the call in its shape.
  * `native_ok`: the MPI below may serve the call (native_pair_agrees).
- * Automatic calls only: interposed ones and the C API's NULL or "auto". */
+ * Automatic calls only: interposed ones and the C API's NULL or "auto".
+ * A nonblocking or persistent call is neither timed nor counted: it takes
+ * the decision of the blocking shape with its key, where one has decided
+ * and can run it (select/online.h, online_reuse), else the model's choice;
+ * t->s stays NULL. */
 void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
                        const char *requested, bool native_ok, const struct sched_params *before,
                        struct sched_params *sp, const struct algorithm **alg,
@@ -55,5 +59,24 @@ static inline bool online_turn_quiet(const struct online_turn *t)
 {
     return !t->s || t->step.settled;
 }
+
+/* A blocking automatic alltoallv on cs, before its size agreement: true
+ * when the call skips the agreement and goes to the MPI below
+ * (select/online.h, struct online_skip); then counted as a native call
+ * (colibri_last_algorithm, COLIBRI_STATS) and in colibri_setup_stats'
+ * online_skipped.  Local: no communication. */
+bool online_skip_sizes(struct comm_state *cs);
+/* comm's state where it has one (NULL: none, or an intercommunicator,
+ * MPI_COMM_NULL or a handle MPI cannot read), found without an attribute
+ * lookup when the thread's last such call was on the same communicator. */
+struct comm_state *online_skip_state(MPI_Comm comm);
+/* The same as online_skip_sizes for an interposed MPI_Alltoallv, before
+ * anything else (a communicator with colibri state is an
+ * intracommunicator): whether COLIBRI_ALLTOALLV_ALGORITHM leaves it
+ * automatic, and its communicator's state says to skip. */
+bool online_skip_sizes_of(MPI_Comm comm);
+/* After an agreed blocking automatic alltoallv (t: its turn, ended):
+ * opens the next window or closes it. */
+void online_skip_note(struct comm_state *cs, const struct online_turn *t);
 
 #endif

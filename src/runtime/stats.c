@@ -5,7 +5,9 @@
  * where <collective> is "allreduce", "iallreduce" (nonblocking) or
  * "allreduce_init" (persistent, counted per start); then online selection's
  * lines (docs/tuning.md): colibri: online <collective> explored calls=<n>
- * decisions=<n>, colibri: online <collective> settled <algorithm> shapes=<n>.
+ * decisions=<n>, colibri: online <collective> skipped size agreements
+ * calls=<n> (alltoallv), colibri: online <collective> settled <algorithm>
+ * shapes=<n>.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +47,18 @@ void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind ki
 /* Online selection (select/online.h): per collective the calls it ran as
  * exploration and its decisions, and per algorithm the shapes settled on
  * it now (a re-check that switches moves one). */
-static long long online_explored[COLIBRI_NCOLL], online_decisions[COLIBRI_NCOLL];
+static long long online_explored[COLIBRI_NCOLL], online_decisions[COLIBRI_NCOLL],
+    online_skipped[COLIBRI_NCOLL];
 static long long online_settled[MAX_SLOTS];
 
 void stats_online_explored(colibri_coll coll)
 {
     __atomic_add_fetch(&online_explored[coll], 1, __ATOMIC_RELAXED);
+}
+
+void stats_online_skipped(colibri_coll coll)
+{
+    __atomic_add_fetch(&online_skipped[coll], 1, __ATOMIC_RELAXED);
 }
 
 void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *was,
@@ -66,13 +74,14 @@ void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *w
 /* The online lines: the most on any rank (every rank of a communicator
  * explores and decides the same shapes, so a sum would count each p
  * times). */
-#define ONLINE_VALUES (2 * COLIBRI_NCOLL + MAX_SLOTS)
+#define ONLINE_VALUES (3 * COLIBRI_NCOLL + MAX_SLOTS)
 static void online_gather(long long most[ONLINE_VALUES])
 {
     long long mine[ONLINE_VALUES];
     memcpy(mine, online_explored, sizeof online_explored);
     memcpy(mine + COLIBRI_NCOLL, online_decisions, sizeof online_decisions);
-    memcpy(mine + 2 * COLIBRI_NCOLL, online_settled, sizeof online_settled);
+    memcpy(mine + 2 * COLIBRI_NCOLL, online_skipped, sizeof online_skipped);
+    memcpy(mine + 3 * COLIBRI_NCOLL, online_settled, sizeof online_settled);
     PMPI_Reduce(mine, most, ONLINE_VALUES, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
 }
 
@@ -82,8 +91,12 @@ static void online_print(const long long most[ONLINE_VALUES])
         if (most[c] || most[COLIBRI_NCOLL + c])
             fprintf(stderr, "colibri: online %s explored calls=%lld decisions=%lld\n",
                     colibri_coll_name((colibri_coll)c), most[c], most[COLIBRI_NCOLL + c]);
+    for (int c = 0; c < COLIBRI_NCOLL; c++)
+        if (most[2 * COLIBRI_NCOLL + c])
+            fprintf(stderr, "colibri: online %s skipped size agreements calls=%lld\n",
+                    colibri_coll_name((colibri_coll)c), most[2 * COLIBRI_NCOLL + c]);
     for (int i = 0; i < catalog_count + COLIBRI_NCOLL && i < MAX_SLOTS; i++) {
-        const long long n = most[2 * COLIBRI_NCOLL + i];
+        const long long n = most[3 * COLIBRI_NCOLL + i];
         if (n > 0)
             fprintf(stderr, "colibri: online %s settled %s shapes=%lld\n",
                     colibri_coll_name(i < catalog_count ? catalog[i].coll

@@ -45,6 +45,8 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
         if (x->last_use < s->last_use)
             s = x;
     }
+    if (s->used && s->winner >= 0)
+        t->version++; /* its decision is gone (online_reuse) */
     memset(s, 0, sizeof *s);
     s->used = true;
     s->key = *k;
@@ -55,6 +57,7 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
     s->winner = -1;
     s->stamp = new_stamp();
     s->clock = &t->clock;
+    s->version = &t->version;
     return s;
 }
 
@@ -162,7 +165,49 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     s->explore_start = -1;
     s->quiet_until = s->calls + s->window;
     s->stamp = new_stamp();
+    ++*s->version;
     return w;
+}
+
+bool online_reuse(const struct online_table *t, const struct online_key *k,
+                  const struct algorithm **alg)
+{
+    for (int i = 0; i < ONLINE_SHAPES; i++) {
+        const struct online_shape *s = &t->shape[i];
+        if (s->used && s->winner >= 0 && same_key(&s->key, k)) {
+            *alg = s->cand[s->winner];
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool settled_on_native(const struct online_shape *s)
+{
+    return s->explore_start < 0 && s->winner >= 0 && !s->cand[s->winner];
+}
+
+void online_skip_after(struct online_skip *k, const struct online_table *t, int coll,
+                       struct online_shape *s, const struct online_params *pr)
+{
+    bool all = s && settled_on_native(s);
+    for (int i = 0; all && i < ONLINE_SHAPES; i++) {
+        const struct online_shape *x = &t->shape[i];
+        all = !x->used || x->key.coll != coll || settled_on_native(x);
+    }
+    if (!all) {
+        k->shape = NULL;
+        k->window = 0;
+        return;
+    }
+    const long long first = pr->window < ONLINE_SKIP_FIRST ? (pr->window > 0 ? pr->window : 1)
+                                                           : ONLINE_SKIP_FIRST;
+    k->window = k->window <= 0                    ? first
+                : k->window * 2 > ONLINE_SKIP_MAX ? ONLINE_SKIP_MAX
+                                                  : k->window * 2;
+    k->shape = s;
+    k->stamp = s->stamp;
+    k->until = s->calls + k->window;
 }
 
 /* splitmix64: a well-mixed 64-bit function of its input. */

@@ -85,6 +85,7 @@ struct online_shape {
     unsigned stamp;          /* changes at every decision (memos compare it) */
     unsigned last_use;       /* *clock at the shape's last call */
     unsigned *clock;         /* its table's */
+    unsigned *version;       /* its table's */
     double sample[ONLINE_CANDIDATES][ONLINE_SAMPLES];
     int n_sample[ONLINE_CANDIDATES];
     long long decisions, switches;
@@ -93,6 +94,11 @@ struct online_shape {
 struct online_table {
     struct online_shape shape[ONLINE_SHAPES];
     unsigned clock;
+    /* Changes whenever what a nonblocking or persistent call reuses may
+     * change: at every decision, and when a decided shape is replaced.
+     * A memo of such a call (native.h, api/reductions.c) serves it only
+     * while this stands (online_reuse). */
+    unsigned version;
 };
 
 /* The shape of key k in t: the existing one, else a new one in the least
@@ -147,6 +153,17 @@ long long online_next_window(long long window, bool kept, const struct online_pa
  * plain entry), 1000 us for names not listed. */
 double online_fake_seconds(const char *spec, const char *alg, int rank, long long call);
 
+/* What a nonblocking or persistent call of key k reuses (docs/tuning.md,
+ * "Nonblocking and persistent calls"): the decision of the blocking shape
+ * with the same key, if t has one that has decided (its winner, also
+ * while a re-check explores: the winner stands until the re-check
+ * decides); *alg is left as it is (the model's choice) otherwise.  True
+ * when a decision was found (*alg: it, NULL for native).  Reads only:
+ * blocking and nonblocking calls of a communicator come in the same order
+ * on every rank, so every rank reads the same state at the same call. */
+bool online_reuse(const struct online_table *t, const struct online_key *k,
+                  const struct algorithm **alg);
+
 /* A memo of an identical call (api/reductions.c, runtime/native.h) made
  * when the shape was settled with `stamp` may serve this call: it is
  * counted as the full path would count it.  False once the shape decided
@@ -159,5 +176,49 @@ static inline bool online_memo_pass(struct online_shape *s, unsigned stamp)
     s->last_use = ++*s->clock;
     return true;
 }
+
+/*
+ * The size agreement of automatic alltoallv (api/alltoall.c): its choice
+ * depends on every rank's block sizes, so a call agrees on them (one
+ * small allreduce) before it selects, and that agreement costs more than a
+ * short native alltoallv.  Once every alltoallv shape the communicator has
+ * agreed on is settled on native, calls skip the agreement for a window of
+ * calls and go to the MPI below (always legal, whatever the sizes), each
+ * counted in the shape of the last agreed call as its memo would count it
+ * (online_memo_pass: the window ends with that shape's own re-check at the
+ * latest); the window's end agrees again, and opens the next window,
+ * doubled, while the agreed shapes all stay on native; a call whose sizes
+ * moved to a shape not yet settled explores it (no skipping meanwhile).
+ *
+ * Every rank skips the same calls: all ranks make the same sequence of
+ * blocking automatic alltoallv calls on a communicator, the window is
+ * counted in those calls, and it opens and closes from the agreed shapes'
+ * states alone, which are the same on every rank.  What a window costs: a
+ * new size class is explored up to the window's end later (at most
+ * ONLINE_SKIP_MAX calls, or the settled shape's re-check).
+ */
+struct online_skip {
+    struct online_shape *shape; /* the last agreed call's shape (NULL: no window open) */
+    unsigned stamp;             /* its stamp then */
+    long long until;            /* the window: while shape->calls is below this */
+    long long window;           /* the window's length (0: none opened since the last agreement
+                                 * that could not open one) */
+    unsigned generation;        /* the configuration's when it opened (runtime) */
+    bool interposed_auto;       /* then: the interposed calls select automatically (runtime) */
+};
+#define ONLINE_SKIP_FIRST 16
+#define ONLINE_SKIP_MAX 1024
+
+/* Whether this call skips the agreement (counted in the window's shape). */
+static inline bool online_skip_pass(struct online_skip *k)
+{
+    return k->shape && k->shape->calls < k->until && online_memo_pass(k->shape, k->stamp);
+}
+
+/* After an agreed call of collective `coll` whose shape is s (NULL:
+ * online selection did not serve it): opens the next window when s and
+ * every other shape of `coll` in t are settled on native, else closes it. */
+void online_skip_after(struct online_skip *k, const struct online_table *t, int coll,
+                       struct online_shape *s, const struct online_params *pr);
 
 #endif

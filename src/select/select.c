@@ -360,6 +360,15 @@ bool select_never_native(colibri_coll coll)
     return true;
 }
 
+bool select_has_rules(colibri_coll coll)
+{
+    const struct tuning_file *t = tuning_in_force();
+    for (int i = 0; i < t->n_rules; i++)
+        if (t->rules[i].coll == coll && !t->rules[i].nonblocking)
+            return true;
+    return false;
+}
+
 /* What an automatic choice gives: the algorithm (NULL: native), the radix
  * and the segment (elements) to run it with. */
 struct choice {
@@ -703,8 +712,11 @@ void select_describe(char *buf, size_t len)
                 "rule decides runs the model's choice, native and, within %.0f%%, the model's "
                 "runner-up for %ld calls each (the first untimed), then the winner by the "
                 "slowest rank's trimmed mean (native kept within %.0f%%), re-checked after %ld "
-                "calls, then in doubling windows (switch past %.0f%%)%s\n",
+                "calls, then in doubling windows (switch past %.0f%%); nonblocking and "
+                "persistent calls take the decision of the blocking shape with their key; "
+                "alltoallv skips its size agreement for %d to %d calls while every shape "
+                "agreed on is settled on native%s\n",
                 (ONLINE_UNSURE - 1) * 100, cfg->online_calls, ONLINE_FIRST_MARGIN * 100,
-                cfg->online_window, ONLINE_MARGIN * 100,
+                cfg->online_window, ONLINE_MARGIN * 100, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
                 cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
 }

@@ -32,6 +32,9 @@ bool select_names_auto(colibri_coll coll, const char *requested);
 /* Online selection (online.h) applies only where no tuning rule decides:
  * whether one does for this call (p before selection). */
 bool select_rule_decides(colibri_coll coll, const struct sched_params *p);
+/* Whether the tuning file has any blocking rule for `coll` (whatever the
+ * size): alltoallv skips no size agreement then (online.h, online_skip). */
+bool select_has_rules(colibri_coll coll);
 /* Online selection's candidates for a call whose automatic choice is
  * `model` (p as before selection): the model's choice, native (NULL) and,
  * where the model is unsure (online.h, ONLINE_UNSURE), its runner-up;

@@ -5,6 +5,8 @@
 // impi-ranks: 1 2
 // abi-ranks: 1 2
 // asan-ranks: 1 3
+// env-ranks: COLIBRI_ONLINE_FAKE=native:1,calls=2,window=64 2 3
+// env-ranks: COLIBRI_ONLINE_FAKE=random:9,calls=2,window=4 2
 /*
  * Correctness of alltoall and alltoallv: every catalog algorithm of the two
  * collectives (found at run time and forced by name) and "auto", against a

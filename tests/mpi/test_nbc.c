@@ -6,6 +6,7 @@
 // abi-ranks: 1 2
 // env-ranks: COLIBRI_PROGRESS_THREAD=1 2 4
 // env-ranks: COLIBRI_CACHE_BYTES=4096 3
+// env-ranks: COLIBRI_ONLINE_FAKE=random:4,calls=2,window=2 2 3
 // asan-ranks: 1 3 4
 // asan-env-ranks: COLIBRI_PROGRESS_THREAD=1 2
 // env-ranks: COLIBRI_ONLINE_FAKE=random:9,calls=2,window=1 2 3

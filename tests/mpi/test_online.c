@@ -15,6 +15,16 @@
  *    allreduce, reduce, reduce_scatter_block and alltoall through the
  *    interposed MPI_* calls (their memos included): results exact, every
  *    rank running the same algorithm at every call;
+ *  - automatic alltoallv's size agreement skipped once its agreed shapes
+ *    settled on native, with sizes that change between calls meanwhile
+ *    (MPI_Alltoallv and colibri_alltoallv in turn): results exact, every
+ *    rank the same algorithm at every call, calls skipped, and sizes
+ *    moved to a new class explored at the window's end; random timings
+ *    that settle some shapes on colibri's algorithms: the same;
+ *  - nonblocking and persistent calls take the decision of the blocking
+ *    shape with the same key, also as it switches between their calls,
+ *    through the interposed MPI_I* calls' memos: the same algorithm on
+ *    every rank, results exact;
  *  - a communicator freed mid-exploration, a shape called only twice,
  *    zero-count calls (no exploration), COLIBRI_ONLINE=0 and a tuning
  *    rule (no exploration either).
@@ -217,6 +227,212 @@ static void flipping(void)
     set_env("COLIBRI_ONLINE_FAKE", NULL);
 }
 
+/* One alltoallv on comm, block (r -> j) of count(r, j) ints whose values
+ * say (r, j, i, call), checked exactly; through MPI_Alltoallv at even calls
+ * and colibri_alltoallv at odd ones.  Returns whether it was right and
+ * whether every rank ran the same algorithm. */
+static bool vcall(MPI_Comm comm, int call, int (*count)(int r, int j, int call), bool *same)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int sc[64], sd[64], rc[64], rd[64], ns = 0, nr = 0;
+    for (int j = 0; j < p; j++) {
+        sc[j] = count(r, j, call), sd[j] = ns, ns += sc[j];
+        rc[j] = count(j, r, call), rd[j] = nr, nr += rc[j];
+    }
+    int *in = malloc((size_t)(ns + 1) * sizeof *in), *out = malloc((size_t)(nr + 1) * sizeof *out);
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < sc[j]; i++)
+            in[sd[j] + i] = ((r * 64 + j) * 8192 + i) * 16 + call % 16;
+    int ret;
+    if (call % 2 == 0) {
+        ret = MPI_Alltoallv(in, sc, sd, MPI_INT, out, rc, rd, MPI_INT, comm);
+    } else {
+        MPI_Count c[4][64];
+        for (int j = 0; j < p; j++)
+            c[0][j] = sc[j], c[1][j] = sd[j], c[2][j] = rc[j], c[3][j] = rd[j];
+        ret = colibri_alltoallv(in, c[0], (MPI_Aint *)c[1], MPI_INT, out, c[2], (MPI_Aint *)c[3],
+                                MPI_INT, comm, NULL);
+    }
+    bool ok = ret == MPI_SUCCESS;
+    for (int j = 0; ok && j < p; j++)
+        for (int i = 0; ok && i < rc[j]; i++)
+            ok = out[rd[j] + i] == ((j * 64 + r) * 8192 + i) * 16 + call % 16;
+    *same = same_everywhere(comm, colibri_last_algorithm(comm, COLIBRI_ALLTOALLV));
+    free(in);
+    free(out);
+    return ok;
+}
+
+/* Sizes that change at every call, the largest block always 4 ints (the
+ * block a rank keeps): one size class. */
+static int small_counts(int r, int j, int call)
+{
+    return r == j ? 4 : (r + 2 * j + call) % 4;
+}
+/* A larger class: blocks of up to 3000 ints. */
+static int large_counts(int r, int j, int call)
+{
+    return r == j ? 3000 : 1000 + (r + j + call) % 7;
+}
+/* Three classes in turn, changing every few calls. */
+static int mixed_counts(int r, int j, int call)
+{
+    const int k = call / 3 % 3;
+    return k == 0 ? small_counts(r, j, call) : k == 1 ? 64 + (r + j) % 3 : large_counts(r, j, call);
+}
+
+/* Automatic alltoallv skips its size agreement once every shape agreed on
+ * settled on native: native wins everywhere (its time 10 us on rank 0, 500
+ * on the others, every algorithm 1000), the sizes change at every call
+ * within one class; then move to a new class, whose calls run native until
+ * the window ends and then explore it.  Then random timings over three
+ * classes (some shapes settle on colibri's algorithms: no skipping while
+ * one does).  Every call exact, every rank the same algorithm. */
+static void alltoallv_skip(void)
+{
+    if (size > 64)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "2");
+    set_env("COLIBRI_ONLINE_WINDOW", "100000");
+    set_env("COLIBRI_ONLINE_FAKE", "native@0:10,native:500");
+    bool ok = true, same = true, s1;
+    const struct colibri_setup_stats s0 = stats();
+    const int calls = 300;
+    for (int call = 0; call < calls; call++)
+        ok = vcall(comm, call, small_counts, &s1) && ok, same = same && s1;
+    const struct colibri_setup_stats s2 = stats();
+    h_record(MPI_COMM_WORLD, ok, "alltoallv skip: a wrong result");
+    h_record(MPI_COMM_WORLD, same, "alltoallv skip: ranks ran different algorithms");
+    const long long skipped = s2.online_skipped - s0.online_skipped;
+    if (size == 1)
+        h_record(MPI_COMM_WORLD, skipped == 0, "one rank skipped %lld agreements", skipped);
+    else
+        h_record(MPI_COMM_WORLD, skipped >= calls / 2 && skipped < calls,
+                 "alltoallv skip: %lld of %d calls skipped the agreement", skipped, calls);
+    /* a new class: native (skipped) until the window ends, then explored */
+    for (int call = calls; call < 2 * calls; call++)
+        ok = vcall(comm, call, large_counts, &s1) && ok, same = same && s1;
+    const struct colibri_setup_stats s3 = stats();
+    h_record(MPI_COMM_WORLD, ok, "alltoallv skip, new class: a wrong result");
+    h_record(MPI_COMM_WORLD, same, "alltoallv skip, new class: ranks ran different algorithms");
+    if (size > 1)
+        h_record(MPI_COMM_WORLD, s3.online_explored > s2.online_explored,
+                 "alltoallv skip: the new class was never explored");
+    /* three classes changing every 3 calls, all on native: skipped across
+     * classes too */
+    for (int call = 0; call < calls; call++)
+        ok = vcall(comm, call, mixed_counts, &s1) && ok, same = same && s1;
+    const struct colibri_setup_stats s4 = stats();
+    h_record(MPI_COMM_WORLD, ok && same, "alltoallv skip, three classes: wrong or different");
+    if (size > 1)
+        h_record(MPI_COMM_WORLD, s4.online_skipped - s3.online_skipped >= calls / 2,
+                 "alltoallv skip, three classes: %lld of %d calls skipped",
+                 s4.online_skipped - s3.online_skipped, calls);
+    /* random timings, three classes changing every 3 calls */
+    for (int seed = 1; seed <= 3; seed++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "random:%d,calls=2,window=8", seed);
+        set_env("COLIBRI_ONLINE_WINDOW", NULL);
+        set_env("COLIBRI_ONLINE_CALLS", NULL);
+        set_env("COLIBRI_ONLINE_FAKE", spec);
+        for (int call = 0; call < 150; call++)
+            ok = vcall(comm, call, mixed_counts, &s1) && ok, same = same && s1;
+    }
+    h_record(MPI_COMM_WORLD, ok, "alltoallv skip, random: a wrong result");
+    h_record(MPI_COMM_WORLD, same, "alltoallv skip, random: ranks ran different algorithms");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    set_env("COLIBRI_ONLINE_CALLS", NULL);
+    set_env("COLIBRI_ONLINE_WINDOW", NULL);
+    MPI_Comm_free(&comm);
+}
+
+/* One allreduce of n ints on comm in the form `form` (0 MPI_Allreduce, 1
+ * MPI_Iallreduce + MPI_Wait, 2 colibri_allreduce_init + MPI_Start +
+ * MPI_Wait), checked exactly; returns the algorithm it ran. */
+static const char *sum_form(MPI_Comm comm, int n, int form, int call, bool *ok)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int in[64], out[64];
+    for (int i = 0; i < n; i++)
+        in[i] = r * 1000 + i + call;
+    int rc;
+    MPI_Request req = MPI_REQUEST_NULL;
+    if (form == 0) {
+        rc = MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, comm);
+    } else if (form == 1) {
+        rc = MPI_Iallreduce(in, out, n, MPI_INT, MPI_SUM, comm, &req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else {
+        rc = colibri_allreduce_init(in, out, n, MPI_INT, MPI_SUM, comm, NULL, &req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Start(&req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        if (req != MPI_REQUEST_NULL)
+            MPI_Request_free(&req);
+    }
+    bool good = rc == MPI_SUCCESS;
+    for (int i = 0; good && i < n; i++)
+        good = out[i] == 1000 * p * (p - 1) / 2 + p * (i + call);
+    *ok = *ok && good;
+    return colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+}
+
+/* Nonblocking and persistent calls reuse the blocking shape's decision:
+ * native decided (10 us against 1000), then the model's choice (1 us
+ * against native's 1000) after the re-check; then random timings that
+ * re-decide every few calls, the three forms interleaved. */
+static void reuse(void)
+{
+    if (size == 1)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    bool ok = true, same = true;
+    char model[64];
+    snprintf(model, sizeof model, "%s", sum_form(comm, 16, 1, 0, &ok)); /* no decision yet */
+    set_env("COLIBRI_ONLINE_FAKE", "native:10,calls=2,window=6");
+    const long long a0 = stats().online_agreements;
+    int call = 1;
+    while (stats().online_agreements == a0 && call < 50)
+        sum_form(comm, 16, 0, call++, &ok);
+    const char *nb = sum_form(comm, 16, 1, call++, &ok), *pe = sum_form(comm, 16, 2, call++, &ok);
+    h_record(MPI_COMM_WORLD, strcmp(nb, "native") == 0, "nonblocking: %s, want native", nb);
+#if MPI_VERSION >= 4
+    const char *want_pe = "native";
+#else
+    const char *want_pe = model; /* no persistent collectives below */
+#endif
+    h_record(MPI_COMM_WORLD, strcmp(pe, want_pe) == 0, "persistent: %s, want %s", pe, want_pe);
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s:1,native:1000,calls=2,window=6", model);
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    const long long a1 = stats().online_agreements;
+    for (int i = 0; i < 40 && stats().online_agreements == a1; i++) {
+        same = same_everywhere(comm, sum_form(comm, 16, 0, call++, &ok)) && same;
+        same = same_everywhere(comm, sum_form(comm, 16, 1 + i % 2, call++, &ok)) && same;
+    }
+    nb = sum_form(comm, 16, 1, call++, &ok);
+    h_record(MPI_COMM_WORLD, strcmp(nb, model) == 0, "nonblocking after the switch: %s, want %s",
+             nb, model);
+    set_env("COLIBRI_ONLINE_FAKE", "random:3,calls=2,window=2");
+    for (int i = 0; i < 120; i++) {
+        const int n = 1 + i % 3 * 20; /* three shapes */
+        same = same_everywhere(comm, sum_form(comm, n, i * 7 % 3, call++, &ok)) && same;
+    }
+    h_record(MPI_COMM_WORLD, ok, "reuse: a wrong result");
+    h_record(MPI_COMM_WORLD, same, "reuse: ranks ran different algorithms");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    MPI_Comm_free(&comm);
+}
+
 /* Bad cases: a communicator freed in the middle of an exploration, a shape
  * called twice, zero counts, online selection off, a tuning rule. */
 static void bad_cases(void)
@@ -288,6 +504,8 @@ int main(int argc, char **argv)
     agreement();
     recheck();
     flipping();
+    alltoallv_skip();
+    reuse();
     bad_cases();
     return h_finish();
 }

@@ -6,8 +6,12 @@
  * decisions from agreed scores (several simulated ranks with different
  * times reach the same choice once their scores are agreed by MAX, and not
  * without), re-checks that keep or switch the winner, invalid times, the
- * memo pass and the table's eviction, and the fake timings of the tests'
- * hook.
+ * memo pass and the table's eviction, the fake timings of the tests'
+ * hook, alltoallv's skipped size agreement (the window opens only while
+ * every shape of the collective is settled on native, doubles, stops at
+ * its bound and at the shape's re-check) and what nonblocking calls reuse
+ * (a decided shape's winner; the table's version changes with every
+ * decision and with a decided shape's replacement).
  */
 #include <math.h>
 #include <stdio.h>
@@ -293,6 +297,122 @@ static void test_fake(void)
     CHECK(differ > 40, "random: ranks differ (%d of 50)", differ);
 }
 
+/* Decides the shape of collective `coll`, count n in t (one rank): A
+ * takes ta seconds, native tn; returns the shape, settled. */
+static struct online_shape *decided(struct online_table *t, int coll, int64_t n, double ta,
+                                    double tn)
+{
+    const struct algorithm *cand[2] = {A, NULL};
+    bool fresh;
+    struct online_shape *s = online_shape_get(
+        t, &(struct online_key){coll, 0, n, 1, true, A, false, true}, cand, 2, &fresh);
+    for (int i = 0; i < 50; i++) {
+        struct online_step st = online_next(s, &PR);
+        if (st.timed)
+            online_record(s, st.cand, st.cand == 0 ? ta : tn);
+        if (st.decide) {
+            double sc[3];
+            online_scores(s, sc);
+            online_decide(s, sc, &PR);
+            break;
+        }
+    }
+    return s;
+}
+
+static void test_skip(void)
+{
+    const struct online_params pr = {5, 1000, ONLINE_FIRST_MARGIN, ONLINE_MARGIN};
+    struct online_table t;
+    memset(&t, 0, sizeof t);
+    struct online_skip k = {0};
+    struct online_shape *s = decided(&t, 7, 100, 2.0, 1.0); /* native wins */
+    s->quiet_until = s->calls + 100000;                      /* its re-check far away */
+    online_skip_after(&k, &t, 7, s, &pr);
+    CHECK(k.shape == s && k.window == ONLINE_SKIP_FIRST, "first window %lld", k.window);
+    long long before = s->calls, skipped = 0;
+    while (online_skip_pass(&k))
+        skipped++;
+    CHECK(skipped == ONLINE_SKIP_FIRST && s->calls == before + skipped,
+          "%lld calls skipped, counted in the shape: want %d", skipped, ONLINE_SKIP_FIRST);
+    /* agreed again on the same shape: the window doubles, up to its bound */
+    long long w = ONLINE_SKIP_FIRST;
+    for (int i = 0; i < 12; i++) {
+        online_next(s, &PR); /* the agreed call */
+        online_skip_after(&k, &t, 7, s, &pr);
+        w = w * 2 > ONLINE_SKIP_MAX ? ONLINE_SKIP_MAX : w * 2;
+        CHECK(k.window == w, "window %lld, want %lld", k.window, w);
+        while (online_skip_pass(&k))
+            ;
+    }
+    /* the shape's own re-check stops the window early */
+    s->quiet_until = s->calls + 3;
+    online_next(s, &PR);
+    online_skip_after(&k, &t, 7, s, &pr);
+    skipped = 0;
+    while (online_skip_pass(&k))
+        skipped++;
+    CHECK(skipped == 2, "%lld skipped past the re-check", skipped);
+    /* another shape of the collective settled on A: no window; one of
+     * another collective on A does not matter */
+    struct online_table u;
+    memset(&u, 0, sizeof u);
+    struct online_skip k2 = {0};
+    struct online_shape *n = decided(&u, 7, 100, 2.0, 1.0);
+    decided(&u, 3, 100, 1.0, 2.0);
+    online_skip_after(&k2, &u, 7, n, &pr);
+    CHECK(k2.shape == n, "another collective's shape closed the window");
+    struct online_shape *x = decided(&u, 7, 999, 1.0, 2.0);
+    CHECK(x->winner == 0, "A wins the second shape");
+    online_skip_after(&k2, &u, 7, n, &pr);
+    CHECK(!k2.shape && k2.window == 0 && !online_skip_pass(&k2),
+          "a shape on A left the window open");
+    /* a shape exploring (new): closed as well */
+    struct online_table v;
+    memset(&v, 0, sizeof v);
+    struct online_skip k3 = {0};
+    struct online_shape *m = decided(&v, 7, 100, 2.0, 1.0);
+    const struct algorithm *cand[2] = {A, NULL};
+    bool fresh;
+    online_shape_get(&v, &(struct online_key){7, 0, 5, 1, true, A, false, true}, cand, 2, &fresh);
+    online_skip_after(&k3, &v, 7, m, &pr);
+    CHECK(!k3.shape, "an exploring shape left the window open");
+    online_skip_after(&k3, &v, 7, NULL, &pr);
+    CHECK(!k3.shape, "no shape (a rule decided) left the window open");
+}
+
+static void test_reuse(void)
+{
+    struct online_table t;
+    memset(&t, 0, sizeof t);
+    const struct online_key key = {2, 0, 64, 1, true, A, false, true}; /* decided()'s */
+    const struct algorithm *alg = A;
+    CHECK(!online_reuse(&t, &key, &alg) && alg == A, "no shape: nothing reused");
+    const struct algorithm *cand[2] = {A, NULL};
+    bool fresh;
+    struct online_shape *s = online_shape_get(&t, &key, cand, 2, &fresh);
+    CHECK(!online_reuse(&t, &key, &alg) && alg == A, "undecided: nothing reused");
+    const unsigned v0 = t.version;
+    s = decided(&t, 2, 64, 1.0, 0.5); /* the same shape: native wins */
+    CHECK(t.version != v0, "a decision left the version");
+    CHECK(online_reuse(&t, &key, &alg) && alg == NULL, "the decision (native) not reused");
+    /* a re-check exploring: the winner stands */
+    s->quiet_until = s->calls;
+    struct online_step st = online_next(s, &PR);
+    CHECK(!st.settled && online_reuse(&t, &key, &alg) && alg == NULL,
+          "the winner did not stand during the re-check");
+    /* replaced by other shapes: gone, and the version says so */
+    const unsigned v1 = t.version;
+    for (int i = 0; i < ONLINE_SHAPES; i++) {
+        struct online_shape *o = online_shape_get(
+            &t, &(struct online_key){2, 0, 1000 + i, 4, true, A, false, true}, cand, 2, &fresh);
+        online_next(o, &PR); /* its first call: more recent than the decided shape */
+    }
+    alg = A;
+    CHECK(!online_reuse(&t, &key, &alg) && alg == A && t.version != v1,
+          "a replaced shape's decision reused, or the version unchanged");
+}
+
 int main(void)
 {
     test_trimmed_mean();
@@ -305,5 +425,7 @@ int main(void)
     test_memo_pass();
     test_table();
     test_fake();
+    test_skip();
+    test_reuse();
     return check_summary();
 }

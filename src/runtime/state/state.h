@@ -99,6 +99,9 @@ struct comm_state {
      * shapes of blocking automatic calls, what they explored and decided.
      * Every rank updates them at the same calls. */
     struct online_table online;
+    /* Automatic blocking alltoallv's skipped size agreements (online.h,
+     * struct online_skip), counted in those calls on every rank alike. */
+    struct online_skip alltoallv_skip;
     struct sparse_estimate {
         int64_t count; /* 0: an empty slot */
         MPI_Datatype dt;
