@@ -137,7 +137,7 @@ static bool may_be_node_aware(colibri_coll coll, const char *requested)
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
     if (!name || !*name || strcmp(name, "auto") == 0)
-        return true;
+        return coll < COLIBRI_ALLTOALL; /* the prefix reductions have none */
     const struct algorithm *a = catalog_find(coll, name);
     return a && (a->restrictions & R_NODE_AWARE);
 }
@@ -762,4 +762,52 @@ long long colibri_sparse_bytes_saved(MPI_Comm comm)
 {
     struct comm_state *cs = comm_state_find(comm);
     return cs ? cs->sparse_saved : 0;
+}
+
+/* The prefix reductions (MPI_Scan, MPI_Exscan): the reductions' path, with
+ * every rank's output of `count` elements.  An exscan leaves rank 0's
+ * receive buffer untouched (MPI leaves it undefined). */
+#define SCAN_ARGS(coll) {coll, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm}
+
+int colibri_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, const char *algorithm)
+{
+    struct native_args a = SCAN_ARGS(COLIBRI_SCAN);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_iscan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, const char *algorithm, MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_SCAN), algorithm, CALL_NONBLOCKING,
+                        request);
+}
+
+int colibri_scan_init(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, const char *algorithm, MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_SCAN), algorithm, CALL_PERSISTENT,
+                        request);
+}
+
+int colibri_exscan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, const char *algorithm)
+{
+    struct native_args a = SCAN_ARGS(COLIBRI_EXSCAN);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_iexscan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, const char *algorithm, MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_EXSCAN), algorithm,
+                        CALL_NONBLOCKING, request);
+}
+
+int colibri_exscan_init(const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *algorithm,
+                        MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_EXSCAN), algorithm,
+                        CALL_PERSISTENT, request);
 }

@@ -158,4 +158,12 @@ DECLARE_ALGORITHM(bcast, scatter_allgather);
 
 DECLARE_ALGORITHM(barrier, dissemination);
 
+/* Prefix reductions: count elements per rank, as allreduce. */
+DECLARE_ALGORITHM(scan, recursive_doubling);
+DECLARE_ALGORITHM(scan, up_down);
+DECLARE_ALGORITHM(scan, linear);
+DECLARE_ALGORITHM(exscan, recursive_doubling);
+DECLARE_ALGORITHM(exscan, up_down);
+DECLARE_ALGORITHM(exscan, linear);
+
 #endif

@@ -72,6 +72,13 @@ const struct algorithm catalog[] = {
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
 
     ALG_K(barrier, COLIBRI_BARRIER, dissemination, 0),
+
+    ALG(scan, COLIBRI_SCAN, recursive_doubling, 0),
+    ALG(scan, COLIBRI_SCAN, up_down, 0),
+    ALG(scan, COLIBRI_SCAN, linear, 0),
+    ALG(exscan, COLIBRI_EXSCAN, recursive_doubling, 0),
+    ALG(exscan, COLIBRI_EXSCAN, up_down, 0),
+    ALG(exscan, COLIBRI_EXSCAN, linear, 0),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
