@@ -434,6 +434,17 @@ static bool nothing_to_reduce(const struct native_args *a, int size)
     return true;
 }
 
+/* MPI_Scan and MPI_Exscan are not defined on an intercommunicator (MPI-4
+ * 6.11): colibri says so itself, as MPI_ERR_COMM (Open MPI 4.1's and
+ * MPICH's class for MPI_Scan there), rather than hand it below: Open MPI
+ * 4.1's MPI_Exscan crashes on one (a NULL function pointer). */
+static bool prefix_on_intercomm(colibri_coll coll, MPI_Comm comm)
+{
+    int inter = 0;
+    return (coll == COLIBRI_SCAN || coll == COLIBRI_EXSCAN) && comm != MPI_COMM_NULL &&
+           PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
+}
+
 static int run(struct native_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -446,6 +457,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         if (rc >= 0)
             return rc;
     }
+    if (prefix_on_intercomm(a->coll, a->comm))
+        return raise_error(a->comm, fname, MPI_ERR_COMM,
+                           "scan and exscan are not defined on an intercommunicator");
     if (comm_passes_through(a->comm)) /* the MPI below reports or handles it */
         return native_call(a, kind, req);
 

@@ -582,9 +582,11 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
 }
 #endif
 
-/* The prefix reductions, every form (api/reductions.c, colibri_scan):
- * an intercommunicator goes below from colibri_scan's first step, where
- * the MPI reports its error (scan and exscan are invalid there). */
+/* The prefix reductions, every form (api/reductions.c, colibri_scan),
+ * straight to colibri: scan and exscan are invalid on an
+ * intercommunicator, and colibri_scan's first step reports that itself
+ * (MPI_ERR_COMM; Open MPI 4.1's MPI_Exscan crashes on one); MPI_COMM_NULL
+ * and unreadable handles go below from there. */
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm)
 {
@@ -604,14 +606,12 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request)
 {
-    PASS_THROUGH(comm, PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
 {
-    PASS_THROUGH(comm, PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iexscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
@@ -619,43 +619,36 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                MPI_Op op, MPI_Comm comm)
 {
-    PASS_THROUGH(comm, PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_scan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm)
 {
-    PASS_THROUGH(comm, PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_exscan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    PASS_THROUGH(comm, PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
 int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    PASS_THROUGH(comm, PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iexscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    PASS_THROUGH(comm, PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request));
     return colibri_scan_init(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    PASS_THROUGH(comm,
-                 PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request));
     return colibri_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
 #endif
