@@ -5,6 +5,7 @@
 // impi-ranks: 1 2
 // abi-ranks: 1 2
 // asan-ranks: 1 3
+// env-ranks: COLIBRI_ONLINE_FAKE=random:7,calls=2,window=1 2 3
 /*
  * MPI_Scan and MPI_Exscan: every algorithm of the catalog found at run
  * time and forced by name through the C API, then "auto" and "native", on
