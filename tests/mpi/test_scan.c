@@ -34,8 +34,8 @@
  *  - the interposed MPI_Scan, MPI_Exscan, MPI_Iscan and MPI_Iexscan with
  *    COLIBRI_<COLL>_ALGORITHM set (colibri_config_reload);
  *  - intercommunicators: every form gives MPI_ERR_COMM through the
- *    communicator's handler, the class the MPI below's MPI_Scan gives
- *    (scan is invalid there; Open MPI 4.1's own MPI_Exscan crashes);
+ *    communicator's handler, the class Open MPI's and MPICH's own MPI_Scan
+ *    give (scan is invalid there; Open MPI 4.1's own MPI_Exscan crashes);
  *  - errors: a negative count (MPI_ERR_COUNT), MPI_OP_NULL (MPI_ERR_OP),
  *    an unknown algorithm (MPI_ERR_ARG), with no buffer touched.
  */
@@ -415,7 +415,7 @@ static void test_interposed(void)
     colibri_config_reload();
 }
 
-/* ---- intercommunicators: the MPI below's error ---- */
+/* ---- intercommunicators: MPI_ERR_COMM ---- */
 
 static void test_intercomm(void)
 {
@@ -426,9 +426,10 @@ static void test_intercomm(void)
     MPI_Comm_split(MPI_COMM_WORLD, color, wrank, &local);
     MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - color, 77, &inter);
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-    int in[4] = {1, 2, 3, 4}, out[4] = {GUARD, GUARD, GUARD, GUARD}, cls[6], below = 0;
-    /* the MPI below's MPI_Scan (its MPI_Exscan crashes on Open MPI 4.1) */
-    PMPI_Error_class(PMPI_Scan(in, out, 4, MPI_INT, MPI_SUM, inter), &below);
+    /* MPI_ERR_COMM: what Open MPI 4.1 and 5 and MPICH 4 give for their own
+     * MPI_Scan there (not asked here: Intel's libmpi_abi.so aborts on any
+     * error of its own, and Open MPI 4.1's MPI_Exscan crashes) */
+    int in[4] = {1, 2, 3, 4}, out[4] = {GUARD, GUARD, GUARD, GUARD}, cls[6];
     MPI_Request req = MPI_REQUEST_NULL;
     const int rc[6] = {MPI_Scan(in, out, 4, MPI_INT, MPI_SUM, inter),
                        MPI_Exscan(in, out, 4, MPI_INT, MPI_SUM, inter),
@@ -441,8 +442,6 @@ static void test_intercomm(void)
         CHECK(cls[i] == MPI_ERR_COMM, "scan call %d on an intercommunicator: class %d", i,
               cls[i]);
     }
-    CHECK(below == MPI_ERR_COMM, "the MPI below's MPI_Scan on an intercommunicator: class %d",
-          below);
     CHECK(req == MPI_REQUEST_NULL && out[0] == GUARD && out[3] == GUARD,
           "a refused intercommunicator call touched its request or buffer");
     MPI_Comm_free(&inter);
