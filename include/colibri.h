@@ -39,6 +39,9 @@ typedef enum colibri_coll {
     COLIBRI_GATHERV,
     COLIBRI_SCATTER,
     COLIBRI_SCATTERV,
+    /* prefix reductions (scan.c) */
+    COLIBRI_SCAN,
+    COLIBRI_EXSCAN,
     COLIBRI_NCOLL
 } colibri_coll;
 
@@ -109,6 +112,28 @@ int colibri_scatterv(const void *sendbuf, const MPI_Count sendcounts[],
                      const MPI_Aint displs[], MPI_Datatype sendtype,
                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int root, MPI_Comm comm, const char *algorithm);
+/* Prefix reductions, as MPI_Scan and MPI_Exscan (sendbuf may be
+ * MPI_IN_PLACE): rank i receives x_0 op ... op x_i (exscan: op ... x_{i-1},
+ * rank 0's recvbuf left untouched), in rank order for non-commutative
+ * operations.  Nonblocking and persistent forms as below. */
+int colibri_scan(const void *sendbuf, void *recvbuf, MPI_Count count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 const char *algorithm);
+int colibri_iscan(const void *sendbuf, void *recvbuf, MPI_Count count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  const char *algorithm, MPI_Request *request);
+int colibri_scan_init(const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      const char *algorithm, MPI_Request *request);
+int colibri_exscan(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   const char *algorithm);
+int colibri_iexscan(const void *sendbuf, void *recvbuf, MPI_Count count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    const char *algorithm, MPI_Request *request);
+int colibri_exscan_init(const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                        const char *algorithm, MPI_Request *request);
 
 /* Nonblocking and persistent forms.  The same algorithms (and names) as
  * the blocking calls; *request is an ordinary MPI_Request for MPI_Wait,

@@ -95,7 +95,7 @@ const char *colibri_select(colibri_coll coll, int comm_size, MPI_Count count, in
     p.commutative = commutative != 0;
     int64_t *c = fill_counts(coll, comm_size, count, NULL); /* count per rank */
     p.counts = c;
-    if (coll >= COLIBRI_ALLTOALL) { /* data movement: bytes per block (bcast: buffer) */
+    if (!coll_reduces(coll)) { /* data movement: bytes per block (bcast: buffer) */
         p.count = count * type_size;
         p.elem_size = 1;
     }
@@ -125,7 +125,7 @@ int colibri_dry_run(colibri_coll coll, const char *algorithm, int rank, int comm
     p.counts = c;
     int64_t *v = NULL;
     size_t unit = (size_t)type_size;
-    if (coll >= COLIBRI_ALLTOALL) {
+    if (!coll_reduces(coll)) {
         /* Byte units (every data-movement collective); alltoallv: `counts`
          * is this rank's per-peer count, both ways, blocks packed in rank
          * order. */

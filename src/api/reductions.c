@@ -138,7 +138,7 @@ static bool may_be_node_aware(colibri_coll coll, const char *requested)
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
     if (!name || !*name || strcmp(name, "auto") == 0)
-        return true;
+        return coll < COLIBRI_ALLTOALL; /* the prefix reductions have none */
     const struct algorithm *a = catalog_find(coll, name);
     return a && (a->restrictions & R_NODE_AWARE);
 }
@@ -442,6 +442,17 @@ static bool nothing_to_reduce(const struct native_args *a, int size)
     return true;
 }
 
+/* MPI_Scan and MPI_Exscan are not defined on an intercommunicator (MPI-4
+ * 6.11): colibri says so itself, as MPI_ERR_COMM (Open MPI 4.1's and
+ * MPICH's class for MPI_Scan there), rather than hand it below: Open MPI
+ * 4.1's MPI_Exscan crashes on one (a NULL function pointer). */
+static bool prefix_on_intercomm(colibri_coll coll, MPI_Comm comm)
+{
+    int inter = 0;
+    return (coll == COLIBRI_SCAN || coll == COLIBRI_EXSCAN) && comm != MPI_COMM_NULL &&
+           PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
+}
+
 static int run(struct native_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -454,6 +465,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         if (rc >= 0)
             return rc;
     }
+    if (prefix_on_intercomm(a->coll, a->comm))
+        return raise_error(a->comm, fname, MPI_ERR_COMM,
+                           "scan and exscan are not defined on an intercommunicator");
     if (comm_passes_through(a->comm)) /* the MPI below reports or handles it */
         return native_call(a, kind, req);
 
@@ -772,4 +786,52 @@ long long colibri_sparse_bytes_saved(MPI_Comm comm)
 {
     struct comm_state *cs = comm_state_find(comm);
     return cs ? cs->sparse_saved : 0;
+}
+
+/* The prefix reductions (MPI_Scan, MPI_Exscan): the reductions' path, with
+ * every rank's output of `count` elements.  An exscan leaves rank 0's
+ * receive buffer untouched (MPI leaves it undefined). */
+#define SCAN_ARGS(coll) {coll, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm}
+
+int colibri_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, const char *algorithm)
+{
+    struct native_args a = SCAN_ARGS(COLIBRI_SCAN);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_iscan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, const char *algorithm, MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_SCAN), algorithm, CALL_NONBLOCKING,
+                        request);
+}
+
+int colibri_scan_init(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, const char *algorithm, MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_SCAN), algorithm, CALL_PERSISTENT,
+                        request);
+}
+
+int colibri_exscan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, const char *algorithm)
+{
+    struct native_args a = SCAN_ARGS(COLIBRI_EXSCAN);
+    return run(&a, algorithm, CALL_BLOCKING, NULL);
+}
+
+int colibri_iexscan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, const char *algorithm, MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_EXSCAN), algorithm,
+                        CALL_NONBLOCKING, request);
+}
+
+int colibri_exscan_init(const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *algorithm,
+                        MPI_Request *request)
+{
+    return with_request((struct native_args)SCAN_ARGS(COLIBRI_EXSCAN), algorithm,
+                        CALL_PERSISTENT, request);
 }

@@ -174,5 +174,12 @@ DECLARE_ALGORITHM(gatherv, linear);
 DECLARE_ALGORITHM(scatter, binomial);
 DECLARE_ALGORITHM(scatter, linear);
 DECLARE_ALGORITHM(scatterv, linear);
+/* Prefix reductions: count elements per rank, as allreduce. */
+DECLARE_ALGORITHM(scan, recursive_doubling);
+DECLARE_ALGORITHM(scan, up_down);
+DECLARE_ALGORITHM(scan, linear);
+DECLARE_ALGORITHM(exscan, recursive_doubling);
+DECLARE_ALGORITHM(exscan, up_down);
+DECLARE_ALGORITHM(exscan, linear);
 
 #endif

@@ -11,7 +11,8 @@
 static const char *const coll_names[COLIBRI_NCOLL] = {
     "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block", "alltoall", "alltoallv",
     "allgather", "bcast", "barrier", "allgatherv",
-    "gather", "gatherv", "scatter", "scatterv"};
+    "gather", "gatherv", "scatter", "scatterv",
+    [COLIBRI_SCAN] = "scan", [COLIBRI_EXSCAN] = "exscan"};
 
 const char *colibri_coll_name(colibri_coll coll)
 {

@@ -298,6 +298,39 @@ void mpi_ibarrier_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 }
 FORTRAN_ALIASES(ibarrier, IBARRIER, (const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror))
 
+/* The prefix reductions: allreduce's arguments. */
+void mpi_scan_ ALLREDUCE_PARAMS
+{
+    set_ierror(ierror, MPI_Scan(c_sendbuf(sendbuf), c_recvbuf(recvbuf), *count,
+                                PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(scan, SCAN, ALLREDUCE_PARAMS)
+
+void mpi_exscan_ ALLREDUCE_PARAMS
+{
+    set_ierror(ierror, MPI_Exscan(c_sendbuf(sendbuf), c_recvbuf(recvbuf), *count,
+                                  PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op),
+                                  PMPI_Comm_f2c(*comm)));
+}
+FORTRAN_ALIASES(exscan, EXSCAN, ALLREDUCE_PARAMS)
+
+void mpi_iscan_ IALLREDUCE_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iscan(c_sendbuf(sendbuf), c_recvbuf(recvbuf), *count, PMPI_Type_f2c(*datatype),
+                          PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm), &c_request));
+}
+FORTRAN_ALIASES(iscan, ISCAN, IALLREDUCE_PARAMS)
+
+void mpi_iexscan_ IALLREDUCE_PARAMS
+{
+    REQUEST_OUT(request, ierror,
+                MPI_Iexscan(c_sendbuf(sendbuf), c_recvbuf(recvbuf), *count,
+                            PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm),
+                            &c_request));
+}
+FORTRAN_ALIASES(iexscan, IEXSCAN, IALLREDUCE_PARAMS)
+
 /*
  * Gather, gatherv, scatter and scatterv, blocking and nonblocking.  A
  * scatter's recvbuf may be MPI_IN_PLACE at the root: it is translated as a

@@ -896,6 +896,77 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 }
 #endif
 
+/* The prefix reductions, every form (api/reductions.c, colibri_scan),
+ * straight to colibri: scan and exscan are invalid on an
+ * intercommunicator, and colibri_scan's first step reports that itself
+ * (MPI_ERR_COMM; Open MPI 4.1's MPI_Exscan crashes on one); MPI_COMM_NULL
+ * and unreadable handles go below from there. */
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_SCAN, CALL_BLOCKING, comm, count, datatype, op, 0))
+        return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+    return colibri_scan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm)
+{
+    if (native_memo_hit(COLIBRI_EXSCAN, CALL_BLOCKING, comm, count, datatype, op, 0))
+        return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+    return colibri_exscan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_iscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_iexscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+               MPI_Op op, MPI_Comm comm)
+{
+    return colibri_scan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm)
+{
+    return colibri_exscan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_iscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return colibri_iexscan(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return colibri_scan_init(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+
+int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return colibri_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
+}
+#endif
+
 /* A program may free an operation or a datatype right after starting a
  * nonblocking or persistent collective that uses it; one that a colibri
  * operation still uses is freed when that operation ends (handles.h). */

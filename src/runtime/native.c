@@ -96,6 +96,12 @@ int native_call(const struct native_args *a, enum call_kind kind, MPI_Request *r
             return FORMS(PMPI_Reduce_scatter_c, PMPI_Ireduce_scatter_c, PMPI_Reduce_scatter_init_c,
                          a->sendbuf, a->recvbuf, (const MPI_Count *)a->counts, a->dt, a->op,
                          a->comm);
+        case COLIBRI_SCAN:
+            return FORMS(PMPI_Scan_c, PMPI_Iscan_c, PMPI_Scan_init_c, a->sendbuf, a->recvbuf,
+                         a->count, a->dt, a->op, a->comm);
+        case COLIBRI_EXSCAN:
+            return FORMS(PMPI_Exscan_c, PMPI_Iexscan_c, PMPI_Exscan_init_c, a->sendbuf, a->recvbuf,
+                         a->count, a->dt, a->op, a->comm);
         default:
             return MPI_ERR_INTERN;
         }
@@ -127,6 +133,12 @@ int native_call(const struct native_args *a, enum call_kind kind, MPI_Request *r
         free(c);
         return rc;
     }
+    case COLIBRI_SCAN:
+        return FORMS(PMPI_Scan, PMPI_Iscan, PMPI_Scan_init, a->sendbuf, a->recvbuf, (int)a->count,
+                     a->dt, a->op, a->comm);
+    case COLIBRI_EXSCAN:
+        return FORMS(PMPI_Exscan, PMPI_Iexscan, PMPI_Exscan_init, a->sendbuf, a->recvbuf,
+                     (int)a->count, a->dt, a->op, a->comm);
     default:
         return MPI_ERR_INTERN;
     }

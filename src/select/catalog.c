@@ -81,6 +81,12 @@ const struct algorithm catalog[] = {
     ALG(scatter, COLIBRI_SCATTER, binomial, 0),
     ALG(scatter, COLIBRI_SCATTER, linear, 0),
     ALG(scatterv, COLIBRI_SCATTERV, linear, 0),
+    ALG(scan, COLIBRI_SCAN, recursive_doubling, 0),
+    ALG(scan, COLIBRI_SCAN, up_down, 0),
+    ALG(scan, COLIBRI_SCAN, linear, 0),
+    ALG(exscan, COLIBRI_EXSCAN, recursive_doubling, 0),
+    ALG(exscan, COLIBRI_EXSCAN, up_down, 0),
+    ALG(exscan, COLIBRI_EXSCAN, linear, 0),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 

@@ -49,6 +49,14 @@ struct algorithm {
     bool tunable_radix;
 };
 
+/* The reductions count in elements of the call's datatype and reduce; the
+ * data-movement collectives (alltoall on) count in bytes.  The prefix
+ * reductions come after those in colibri_coll. */
+static inline bool coll_reduces(colibri_coll c)
+{
+    return c < COLIBRI_ALLTOALL || c == COLIBRI_SCAN || c == COLIBRI_EXSCAN;
+}
+
 extern const struct algorithm catalog[];
 extern const int catalog_count;
 

@@ -262,7 +262,7 @@ static double modelled_node(const struct algorithm *a, struct sched_params *p,
                             const struct cost_params *m)
 {
     p->inner = NULL, p->inner_cost = NULL, p->inner_radix = p->radix;
-    if (p->layout->n_nodes == 1 || a->coll >= COLIBRI_ALLTOALL)
+    if (p->layout->n_nodes == 1 || !coll_reduces(a->coll))
         return a->cost(p, m);
     struct sched_params sub = {.size = p->layout->n_nodes, .count = p->count,
                                .commutative = p->commutative, .nonblocking = p->nonblocking,
@@ -328,10 +328,10 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
 {
     *q = *p;
     *radix = p->radix;
-    if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL)
+    if ((a->restrictions & R_NODE_AWARE) && coll_reduces(a->coll))
         return a->tunable_radix ? modelled_rails(a, q, m, radix) : modelled_node(a, q, m);
     struct cost_params flat = *m;
-    if (a->coll >= COLIBRI_ALLTOALL)
+    if (!coll_reduces(a->coll))
         return modelled_flat(a, p, &flat, radix);
     if (p->layout && p->layout->n_nodes > 1 &&
         !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks)) {

@@ -16,7 +16,9 @@
  * an allreduce whose ranks combine the contributions in different
  * bracketings (each element carries a hash of its expression tree): with
  * floating point those give different last bits on different ranks, and
- * MPI requires every rank to receive the same result.
+ * MPI requires every rank to receive the same result.  A scan's rank r must
+ * end with exactly ranks [0, r], an exscan's [0, r-1], and an exscan's rank
+ * 0 must leave its output untouched (its input, in place).
  *
  * Node-aware algorithms (sym_node set before sym_run): the ranks of a node
  * share one symbolic segment of NODE_SLOTS slots and its flags (a run is
@@ -78,6 +80,10 @@ struct sym_chan {
  * a contribution may arrive more than once and the result is the set of
  * contributions, whatever the bracketing. */
 static bool sym_idempotent;
+
+/* The segment every schedule is built with (sched_params.segment; 0: the
+ * algorithm's default). */
+static int64_t sym_segment;
 
 /* Node-aware algorithms: the layout, chunk and flat algorithm between nodes
  * sym_run gives them (layout NULL: none). */
@@ -258,6 +264,7 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
         sp.counts = counts;
         sp.elem_size = 1;
         sp.commutative = commutative;
+        sp.segment = sym_segment;
         sp.layout = sym_node.layout;
         sp.node_chunk = sym_node.chunk;
         sp.inner = sym_node.inner ? sym_node.inner->build : NULL;
@@ -471,10 +478,35 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
                               (long long)c->n_sent, r, s, (long long)c->n_recv_posted);
         }
     }
+    const bool prefix = coll == COLIBRI_SCAN || coll == COLIBRI_EXSCAN;
     for (int r = 0; r < p && !rc; r++) {
         int64_t n = rs ? counts[r] : count, base = rs ? displs[r] : 0;
         if (coll == COLIBRI_REDUCE && r != root)
             continue;
+        if (prefix) {
+            /* the ranks [0, hi] this rank's output must hold, in order */
+            const int hi = coll == COLIBRI_SCAN ? r : r - 1;
+            for (int64_t j = 0; j < n && !rc; j++) {
+                const struct sym *e = &R[r].buf[BUF_RECV][j];
+                bool exact = e->valid && e->idx == j;
+                for (int q = 0; q < p && exact; q++)
+                    exact = (e->mask[q / 64] >> (q % 64) & 1) == (q <= hi);
+                if (hi < 0 && !in_place && e->valid)
+                    rc = sym_fail(res, "exscan rank 0 writes its output (element %lld)",
+                                  (long long)j);
+                else if (hi < 0 && in_place && !(e->valid && e->tree == sym_mix(1)))
+                    rc = sym_fail(res, "exscan rank 0 changes its in-place buffer (element %lld)",
+                                  (long long)j);
+                else if (hi >= 0 && !exact)
+                    rc = sym_fail(res, "rank %d: output element %lld %s", r, (long long)j,
+                                  e->valid ? "does not hold exactly ranks 0..its prefix"
+                                           : "is unwritten");
+                else if (hi >= 0 && !commutative && !(e->ordered && e->lo == 0 && e->hi == hi))
+                    rc = sym_fail(res, "rank %d: output element %lld not in rank order", r,
+                                  (long long)j);
+            }
+            continue;
+        }
         for (int64_t j = 0; j < n && !rc; j++) {
             struct sym *e = &R[r].buf[BUF_RECV][j];
             if (!e->valid || e->idx != base + j)

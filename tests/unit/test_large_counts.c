@@ -295,6 +295,11 @@ static void reduction_case(const struct algorithm *a, int p, int64_t n, size_t e
             b.size[BUF_RECV] = rank == root ? n : -1;
             need.hi = rank == root ? n : 0;
             break;
+        case COLIBRI_SCAN:
+        case COLIBRI_EXSCAN: /* exscan: rank 0's output is not written */
+            b.size[BUF_SEND] = b.size[BUF_RECV] = n;
+            need.hi = coll == COLIBRI_EXSCAN && rank == 0 ? 0 : n;
+            break;
         default:
             b.size[BUF_SEND] = total;
             b.size[BUF_RECV] = sp.in_place ? total : counts[rank];

@@ -47,6 +47,10 @@ static void run_algorithm(const struct algorithm *a, int p)
                         rc[i] = n;
                     check_run(a, p, 0, n, rc, comm, ip, "block");
                     break;
+                case COLIBRI_SCAN:
+                case COLIBRI_EXSCAN:
+                    check_run(a, p, 0, n, NULL, comm, ip, "");
+                    break;
                 case COLIBRI_REDUCE_SCATTER:
                     /* uneven, with empty blocks */
                     for (int i = 0; i < p; i++)
@@ -79,7 +83,7 @@ int main(int argc, char **argv)
         /* data-movement collectives: test_exchange_schedules; sparse
          * reductions (neutral-element): test_sparse, on real values;
          * node-aware ones: test_node_reductions, over node layouts */
-        if ((only && strcmp(only, a->name) != 0) || a->coll >= COLIBRI_ALLTOALL ||
+        if ((only && strcmp(only, a->name) != 0) || !coll_reduces(a->coll) ||
             (a->restrictions & (R_NEUTRAL | R_NODE_AWARE)))
             continue;
         long long before = check_failed;
