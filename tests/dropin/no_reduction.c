@@ -1,11 +1,12 @@
 /*
  * A plain MPI program that never calls a collective colibri replaces (no
- * reduction, all-to-all, allgather(v), bcast, barrier, gather(v) or
- * scatter(v)): preloading colibri must change nothing for it (and
+ * reduction, all-to-all, allgather(v), bcast, barrier, gather(v),
+ * scatter(v), scan or exscan): preloading colibri must change nothing for it (and
  * COLIBRI_STATS must report no call).  It passes a token around a ring,
  * gathers to the last rank by MPI_Alltoallw (one int from every rank,
- * nothing anywhere else), scans, and duplicates and frees a communicator; a
- * wrong value makes the exit status nonzero.
+ * nothing anywhere else), forms a prefix sum along a chain of point-to-point
+ * messages (colibri serves MPI_Scan), and duplicates and frees a
+ * communicator; a wrong value makes the exit status nonzero.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,7 +36,14 @@ int main(int argc, char **argv)
         for (int r = 0; rank == size - 1 && r < size; r++)
             errors += all[r] != r * 3;
     }
-    MPI_Scan(&mine, &prefix, 1, MPI_INT, MPI_SUM, dup);
+    prefix = mine;
+    if (rank > 0) {
+        int below = 0;
+        MPI_Recv(&below, 1, MPI_INT, rank - 1, 1, dup, MPI_STATUS_IGNORE);
+        prefix += below;
+    }
+    if (rank < size - 1)
+        MPI_Send(&prefix, 1, MPI_INT, rank + 1, 1, dup);
     errors += prefix != 3 * rank * (rank + 1) / 2;
     MPI_Comm_free(&dup);
 

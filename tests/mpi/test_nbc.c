@@ -91,6 +91,8 @@ static void inst_init(struct inst *t, colibri_coll coll, const char *alg, int n,
     switch (coll) {
     case COLIBRI_ALLREDUCE:
     case COLIBRI_REDUCE:
+    case COLIBRI_SCAN:
+    case COLIBRI_EXSCAN:
         t->nsend = t->nrecv = n;
         break;
     case COLIBRI_REDUCE_SCATTER_BLOCK:
@@ -186,6 +188,17 @@ static void inst_fill(struct inst *t, int k)
             for (int i = 0; i < n; i++)
                 t->expect[i] = SENTINEL;
         break;
+    case COLIBRI_SCAN:   /* ranks 0..me */
+    case COLIBRI_EXSCAN: /* ranks 0..me-1; rank 0's output untouched */
+        for (int i = 0; i < n; i++) {
+            t->sbuf[i] = val(me, i, k);
+            t->expect[i] = 0;
+            for (int r = 0; r < me + (t->coll == COLIBRI_SCAN); r++)
+                t->expect[i] += val(r, i, k);
+            if (t->coll == COLIBRI_EXSCAN && me == 0)
+                t->expect[i] = SENTINEL;
+        }
+        break;
     case COLIBRI_REDUCE_SCATTER_BLOCK:
     case COLIBRI_REDUCE_SCATTER:
         for (int i = 0; i < t->nsend; i++)
@@ -270,6 +283,12 @@ static int inst_call(struct inst *t, bool persistent, MPI_Request *r)
     case COLIBRI_ALLREDUCE:
         return persistent ? colibri_allreduce_init(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r)
                           : colibri_iallreduce(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r);
+    case COLIBRI_SCAN:
+        return persistent ? colibri_scan_init(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r)
+                          : colibri_iscan(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r);
+    case COLIBRI_EXSCAN:
+        return persistent ? colibri_exscan_init(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r)
+                          : colibri_iexscan(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, c, a, r);
     case COLIBRI_REDUCE:
         /* a persistent reduce keeps its root: 0 */
         return persistent ? colibri_reduce_init(t->sbuf, t->rbuf, t->n, MPI_INT, MPI_SUM, 0, c, a, r)
