@@ -80,6 +80,25 @@ static inline void check_at(const char *file, int line, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The same to stderr with the rank that failed first ("rank R: file:line:
+ * <message>"), for MPI tests whose ranks check on their own:
+ *   #define CHECK(cond, ...) CHECK_RANKED(wrank, cond, __VA_ARGS__)
+ */
+static inline void check_at_rank(int rank, const char *file, int line, const char *fmt, ...)
+{
+    fprintf(stderr, "rank %d: %s:%d: ", rank, file, line);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+#define CHECK_RANKED(rank, cond, ...)                                                        \
+    do {                                                                                     \
+        if (check_count(cond))                                                               \
+            check_at_rank(rank, __FILE__, __LINE__, __VA_ARGS__);                            \
+    } while (0)
+
 /* The closing line tests/run.sh greps. */
 static inline void check_print_totals(long long passed, long long failed)
 {

@@ -43,17 +43,11 @@
 
 #define CHECK_MAX_LINES 20
 #include "../lib/check.h"
+#include "../lib/algorithms.h"
 
 static int wrank, wsize;
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (check_count(cond)) {                                                             \
-            fprintf(stderr, "rank %d: %s:%d: ", wrank, __FILE__, __LINE__);                  \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fprintf(stderr, "\n");                                                           \
-        }                                                                                    \
-    } while (0)
+#define CHECK(cond, ...) CHECK_RANKED(wrank, cond, __VA_ARGS__)
 
 #define SENTINEL (-77777)
 
@@ -485,19 +479,9 @@ static void complete_mixed(MPI_Request *coll, int style, bool check_status, bool
     *coll = reqs[1];
 }
 
-/* Every algorithm of `coll` that serves nonblocking calls, then auto and native. */
 static int algorithms(colibri_coll coll, const char **names, int max)
 {
-    int n = 0;
-    for (int i = 0; i < colibri_catalog_size() && n < max - 2; i++) {
-        colibri_algorithm_info info;
-        colibri_catalog_get(i, &info);
-        if (info.coll == coll && info.nonblocking && !strstr(info.restrictions, "neutral"))
-            names[n++] = info.name;
-    }
-    names[n++] = NULL; /* auto */
-    names[n++] = "native";
-    return n;
+    return test_algorithms(coll, true, names, max);
 }
 
 static void test_every_algorithm(void)

@@ -51,33 +51,17 @@
 
 #define CHECK_MAX_LINES 20
 #include "../lib/check.h"
+#include "../lib/algorithms.h"
 
 static int wrank, wsize;
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (check_count(cond)) {                                                             \
-            fprintf(stderr, "rank %d: %s:%d: ", wrank, __FILE__, __LINE__);                  \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fprintf(stderr, "\n");                                                           \
-        }                                                                                    \
-    } while (0)
+#define CHECK(cond, ...) CHECK_RANKED(wrank, cond, __VA_ARGS__)
 
 #define GUARD 0x5a
 
-/* The algorithms of coll in the catalog, then auto (NULL) and native. */
 static int algorithms(colibri_coll coll, const char **names, int max)
 {
-    int n = 0;
-    for (int i = 0; i < colibri_catalog_size() && n < max - 2; i++) {
-        colibri_algorithm_info info;
-        colibri_catalog_get(i, &info);
-        if (info.coll == coll)
-            names[n++] = info.name;
-    }
-    names[n++] = NULL;
-    names[n++] = "native";
-    return n;
+    return test_algorithms(coll, false, names, max);
 }
 
 /* ---- element kinds: how an element is made, combined and compared ---- */
