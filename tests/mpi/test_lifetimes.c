@@ -10,7 +10,7 @@
 /*
  * Handles freed right after a nonblocking or persistent collective starts
  * (legal: MPI keeps them alive until the operation completes, MPI-4 2.5.1,
- * 6.4.4, 7.4.3).  Every nonblocking reduction and all-to-all colibri
+ * 6.4.4, 7.4.3).  Every nonblocking reduction (scans too) and all-to-all colibri
  * intercepts, and the persistent form of each (colibri_*_init), on a
  * duplicated communicator with a user-defined operation and a derived
  * datatype: the program frees the operation, the datatype and the
@@ -69,9 +69,23 @@ static bool check_pairs(const int *buf, int n, int size, int first)
 
 /* What a case does: start the collective (nonblocking or persistent) on
  * comm with op and type, leaving the request in *req; then check. */
-enum coll { ALLREDUCE, REDUCE, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER, ALLTOALL, ALLTOALLV, NCOLL };
-static const char *const names[NCOLL] = {"allreduce", "reduce", "reduce_scatter_block",
-                                         "reduce_scatter", "alltoall", "alltoallv"};
+enum coll {
+    ALLREDUCE,
+    REDUCE,
+    REDUCE_SCATTER_BLOCK,
+    REDUCE_SCATTER,
+    SCAN,
+    EXSCAN,
+    ALLTOALL,
+    ALLTOALLV,
+    NCOLL
+};
+static const char *const names[NCOLL] = {"allreduce",      "reduce", "reduce_scatter_block",
+                                         "reduce_scatter", "scan",   "exscan",
+                                         "alltoall",       "alltoallv"};
+static const colibri_coll colls[NCOLL] = {
+    COLIBRI_ALLREDUCE, COLIBRI_REDUCE, COLIBRI_REDUCE_SCATTER_BLOCK, COLIBRI_REDUCE_SCATTER,
+    COLIBRI_SCAN,      COLIBRI_EXSCAN, COLIBRI_ALLTOALL,             COLIBRI_ALLTOALLV};
 
 static int start(enum coll c, bool persistent, const int *in, int *out, int *counts, int *displs,
                  MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req)
@@ -95,6 +109,12 @@ static int start(enum coll c, bool persistent, const int *in, int *out, int *cou
     case REDUCE_SCATTER:
         return persistent ? colibri_reduce_scatter_init(in, out, cc, t, op, comm, NULL, req)
                           : MPI_Ireduce_scatter(in, out, counts, t, op, comm, req);
+    case SCAN:
+        return persistent ? colibri_scan_init(in, out, N, t, op, comm, NULL, req)
+                          : MPI_Iscan(in, out, N, t, op, comm, req);
+    case EXSCAN:
+        return persistent ? colibri_exscan_init(in, out, N, t, op, comm, NULL, req)
+                          : MPI_Iexscan(in, out, N, t, op, comm, req);
     case ALLTOALL:
         return persistent ? colibri_alltoall_init(in, 2, t, out, 2, t, comm, NULL, req)
                           : MPI_Ialltoall(in, 2, t, out, 2, t, comm, req);
@@ -137,12 +157,7 @@ static void one(enum coll c, bool persistent)
             in[3 * i + f] = in_val(rank, i, f);
     MPI_Request req;
     int rc = start(c, persistent, in, out, counts, displs, t, op, comm, &req);
-    const char *ran = colibri_last_algorithm(comm, (colibri_coll)(c == REDUCE_SCATTER_BLOCK ? COLIBRI_REDUCE_SCATTER_BLOCK
-                                                   : c == REDUCE_SCATTER ? COLIBRI_REDUCE_SCATTER
-                                                   : c == ALLREDUCE ? COLIBRI_ALLREDUCE
-                                                   : c == REDUCE ? COLIBRI_REDUCE
-                                                   : c == ALLTOALL ? COLIBRI_ALLTOALL
-                                                                   : COLIBRI_ALLTOALLV));
+    const char *ran = colibri_last_algorithm(comm, colls[c]);
     char ran_name[64];
     snprintf(ran_name, sizeof ran_name, "%s", ran ? ran : "(none)");
     /* The program lets go of everything it gave the call. */
@@ -171,6 +186,14 @@ static void one(enum coll c, bool persistent)
             break;
         case REDUCE_SCATTER:
             ok = check_pairs(out, counts[rank], size, displs[rank]);
+            break;
+        case SCAN: /* ranks 0..rank */
+            ok = check_pairs(out, N, rank + 1, 0);
+            break;
+        case EXSCAN: /* ranks 0..rank-1; rank 0's output untouched */
+            for (int i = 0; ok && rank == 0 && i < 3 * N; i++)
+                ok = out[i] == 0;
+            ok = ok && (rank == 0 || check_pairs(out, N, rank, 0));
             break;
         default: /* block j of rank r's output came from rank j's block r */
             for (int j = 0; ok && j < size; j++)
