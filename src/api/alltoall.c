@@ -181,6 +181,7 @@ static int turn_end(struct comm_state *cs, struct online_turn *t, bool auto_v, i
 static int run(struct exchange_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
+    const double entry = online_turn_entry(kind);
     const char *fn = coll_fname(a->coll, kind);
     if (req)
         *req = MPI_REQUEST_NULL;
@@ -344,6 +345,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * goes through online_turn_end, so that every rank reaches its shape's
      * agreement at the same call. */
     struct online_turn turn = {NULL};
+    turn.entry = entry;
     if (rc == MPI_SUCCESS)
         online_turn_begin(c->cs, a->coll, kind, requested, true, &before, &c->sp, &op->alg,
                           &turn);
@@ -362,7 +364,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
          * agreement on the sizes, or skips it while the agreed shapes stay
          * on native (online_skip_note) */
         if (!requested && a->coll == COLIBRI_ALLTOALL && predefined(a->recvtype) &&
-            online_turn_quiet(&turn))
+            online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, a->recvcount, a->recvtype, MPI_OP_NULL, 0, cs,
                              turn.s);
         cs->last[a->coll] = "native";

@@ -126,6 +126,7 @@ static void movement_destroy(struct coll_op *op)
 static int run(const struct movement_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
+    const double entry = online_turn_entry(kind);
     const char *fn = coll_fname(a->coll, kind);
     if (req)
         *req = MPI_REQUEST_NULL;
@@ -225,6 +226,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
      * online_turn_end.  Not allgatherv: its shape would key on the total
      * alone, whatever the blocks. */
     struct online_turn turn = {NULL};
+    turn.entry = entry;
     if (rc == MPI_SUCCESS && a->coll != COLIBRI_ALLGATHERV)
         online_turn_begin(c->cs, a->coll, kind, requested, true, &before, &c->sp, &op->alg,
                           &turn);
@@ -238,7 +240,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
          * goes straight below (native.h) */
         const MPI_Datatype key = a->coll == COLIBRI_BARRIER ? MPI_BYTE : a->recvtype;
         if (!requested && a->coll != COLIBRI_ALLGATHERV && predefined(key) &&
-            online_turn_quiet(&turn))
+            online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, a->coll == COLIBRI_BARRIER ? 0 : a->recvcount,
                              key, MPI_OP_NULL, c->sp.root, cs, turn.s);
         cs->last[a->coll] = "native";

@@ -456,6 +456,7 @@ static bool prefix_on_intercomm(colibri_coll coll, MPI_Comm comm)
 static int run(struct native_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
+    const double entry = online_turn_entry(kind);
     const char *fname = coll_fname(a->coll, kind);
     if (req)
         *req = MPI_REQUEST_NULL;
@@ -593,6 +594,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
      * goes through online_turn_end, so that every rank reaches its shape's
      * agreement at the same call. */
     struct online_turn turn = {NULL};
+    turn.entry = entry;
     if (state_rc == MPI_SUCCESS)
         online_turn_begin(c->cs, a->coll, kind, requested, pf->native_ok, &before, &c->sp,
                           &op->alg, &turn);
@@ -604,7 +606,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
          * (kernel) whose path kept no sparse estimate: the next identical
          * one goes straight below (native.h) */
         if (state_rc == MPI_SUCCESS && !requested && pf->kernel && !estimated &&
-            online_turn_quiet(&turn))
+            online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op,
                              a->coll == COLIBRI_REDUCE ? a->root : 0, cs, turn.s);
         if (state_rc == MPI_SUCCESS)

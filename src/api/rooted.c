@@ -165,6 +165,7 @@ static int keep_arrays(struct rooted_op *e, struct sched_params *sp)
 static int run(const struct movement_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
+    const double entry = online_turn_entry(kind);
     const char *fn = coll_fname(a->coll, kind);
     if (req)
         *req = MPI_REQUEST_NULL;
@@ -247,6 +248,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
      * keyed as bcast is (p, the root, a block's bytes); from here on every
      * return goes through online_turn_end. */
     struct online_turn turn = {NULL};
+    turn.entry = entry;
     if (rc == MPI_SUCCESS && !v)
         online_turn_begin(c->cs, a->coll, kind, requested, true, &before, &c->sp, &op->alg,
                           &turn);
@@ -269,7 +271,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         const bool by_recv = g == ((g ? a->sendbuf : a->recvbuf) == MPI_IN_PLACE);
         const int64_t kc = by_recv ? a->recvcount : a->sendcount;
         const MPI_Datatype kt = by_recv ? a->recvtype : a->sendtype;
-        if (!requested && !v && predefined(kt) && online_turn_quiet(&turn))
+        if (!requested && !v && predefined(kt) && online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, kc, kt, MPI_OP_NULL, a->root, cs, turn.s);
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);

@@ -95,6 +95,7 @@ void colibri_config_reload(void)
     cfg.online = !(online && strcmp(online, "0") == 0);
     cfg.online_calls = (long)env_positive("COLIBRI_ONLINE_CALLS", 5);
     cfg.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 1024);
+    cfg.online_trace = (int)env_long("COLIBRI_ONLINE_TRACE");
     env_string("COLIBRI_ONLINE_FAKE", cfg.online_fake, sizeof cfg.online_fake);
     /* the tests' hook may set the plan too (one variable per test run):
      * items calls=N and window=N, where the variables above are unset */

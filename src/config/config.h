@@ -42,6 +42,7 @@ struct config {
     long online_calls;                 /* COLIBRI_ONLINE_CALLS: calls per candidate (default 5) */
     long online_window;                /* COLIBRI_ONLINE_WINDOW: settled calls before the first
                                         * re-check (default 64) */
+    int online_trace;                  /* COLIBRI_ONLINE_TRACE: 1 decisions, 2 also times */
     char online_fake[256];             /* COLIBRI_ONLINE_FAKE: the tests' timings ("" real) */
     unsigned generation;               /* counts reloads, from 1 */
 };

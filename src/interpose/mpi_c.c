@@ -45,9 +45,13 @@
         const int memo_hit_ = (hit);                                                    \
         if (memo_hit_ == NATIVE_MEMO_NOTHING && (same_rest))                            \
             return MPI_SUCCESS;                                                         \
+        if (memo_hit_ == NATIVE_MEMO_TIMED)                                             \
+            return native_memo_timed(pmpi_call);                                        \
         if (memo_hit_ != NATIVE_MEMO_MISS)                                              \
             return pmpi_call;                                                           \
     } while (0)
+/* The same where an identical call never has nothing to move. */
+#define MEMO_BELOW(hit, pmpi_call) MEMO_OR_BELOW(hit, false, pmpi_call)
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
@@ -204,8 +208,8 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_ALLGATHER, CALL_BLOCKING, comm, recvcount, recvtype, MPI_OP_NULL, 0))
-        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    MEMO_BELOW(native_memo_hit(COLIBRI_ALLGATHER, CALL_BLOCKING, comm, recvcount, recvtype, MPI_OP_NULL, 0),
+               PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
     PASS_THROUGH(comm, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                       comm));
     return colibri_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -256,16 +260,16 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_BCAST, CALL_BLOCKING, comm, count, datatype, MPI_OP_NULL, root))
-        return PMPI_Bcast(buffer, count, datatype, root, comm);
+    MEMO_BELOW(native_memo_hit(COLIBRI_BCAST, CALL_BLOCKING, comm, count, datatype, MPI_OP_NULL, root),
+               PMPI_Bcast(buffer, count, datatype, root, comm));
     PASS_THROUGH(comm, PMPI_Bcast(buffer, count, datatype, root, comm));
     return colibri_bcast(buffer, count, datatype, root, comm, NULL);
 }
 
 int MPI_Barrier(MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_BARRIER, CALL_BLOCKING, comm, 0, MPI_BYTE, MPI_OP_NULL, 0))
-        return PMPI_Barrier(comm);
+    MEMO_BELOW(native_memo_hit(COLIBRI_BARRIER, CALL_BLOCKING, comm, 0, MPI_BYTE, MPI_OP_NULL, 0),
+               PMPI_Barrier(comm));
     PASS_THROUGH(comm, PMPI_Barrier(comm));
     return colibri_barrier(comm, NULL);
 }
@@ -274,8 +278,8 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (native_memo_hit(COLIBRI_ALLREDUCE, CALL_NONBLOCKING, comm, count, datatype, op, 0))
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    MEMO_BELOW(native_memo_hit(COLIBRI_ALLREDUCE, CALL_NONBLOCKING, comm, count, datatype, op, 0),
+               PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     PASS_THROUGH(comm, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
@@ -695,9 +699,9 @@ static int scatterv_int(enum call_kind kind, const void *sendbuf, const int send
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_GATHER, CALL_BLOCKING, comm, GATHER_KEY(sendbuf), MPI_OP_NULL,
-                        root))
-        return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    MEMO_BELOW(native_memo_hit(COLIBRI_GATHER, CALL_BLOCKING, comm, GATHER_KEY(sendbuf), MPI_OP_NULL,
+                        root),
+               PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
     PASS_THROUGH(comm, PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                    root, comm));
     return colibri_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -717,9 +721,9 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_SCATTER, CALL_BLOCKING, comm, SCATTER_KEY(recvbuf), MPI_OP_NULL,
-                        root))
-        return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    MEMO_BELOW(native_memo_hit(COLIBRI_SCATTER, CALL_BLOCKING, comm, SCATTER_KEY(recvbuf), MPI_OP_NULL,
+                        root),
+               PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
     PASS_THROUGH(comm, PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                     root, comm));
     return colibri_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -904,16 +908,16 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_SCAN, CALL_BLOCKING, comm, count, datatype, op, 0))
-        return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+    MEMO_BELOW(native_memo_hit(COLIBRI_SCAN, CALL_BLOCKING, comm, count, datatype, op, 0),
+               PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_scan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm)
 {
-    if (native_memo_hit(COLIBRI_EXSCAN, CALL_BLOCKING, comm, count, datatype, op, 0))
-        return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+    MEMO_BELOW(native_memo_hit(COLIBRI_EXSCAN, CALL_BLOCKING, comm, count, datatype, op, 0),
+               PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm));
     return colibri_exscan(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "online_turn.h"
 #include "stats.h"
 #include "validate.h"
 #include "../config/config.h"
@@ -424,9 +425,17 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
     if (m->tag != tag || m->comm != comm || m->count != count || m->dt != dt || m->op != op ||
         m->root != root || m->generation != config_get()->generation ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
-        (m->version && *m->version != m->version_at) ||
-        (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
+        (m->version && *m->version != m->version_at))
         return NATIVE_MEMO_MISS;
+    /* last: they count the call in its shape */
+    bool timed = false;
+    if (m->shape && m->shape->explore_start >= 0) {
+        if (!online_turn_memo_begin(m->cs, m->shape, m->stamp))
+            return NATIVE_MEMO_MISS;
+        timed = true;
+    } else if (m->shape && !online_memo_pass(m->shape, m->stamp)) {
+        return NATIVE_MEMO_MISS;
+    }
     if (m->nothing) {
         *m->last = "none";
         stats_count_none(coll, kind);
@@ -434,7 +443,12 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
     }
     *m->last = "native";
     stats_count(NULL, coll, kind);
-    return NATIVE_MEMO_BELOW;
+    return timed ? NATIVE_MEMO_TIMED : NATIVE_MEMO_BELOW;
+}
+
+int native_memo_timed(int rc)
+{
+    return online_turn_memo_end(rc);
 }
 
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
@@ -446,7 +460,7 @@ void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int
     *native_memo_slot(comm, count, tag) =
         (struct native_memo){tag, comm, dt, op, count, root, config_get()->generation,
                              __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll],
-                             shape, shape ? shape->stamp : 0,
+                             shape, shape ? shape->stamp : 0, cs,
                              kind != CALL_BLOCKING ? &cs->online.version : NULL,
                              cs->online.version, false};
 }

@@ -121,6 +121,7 @@ struct native_memo {
      * counts it in the shape as the full path would */
     struct online_shape *shape;
     unsigned stamp;
+    struct comm_state *cs; /* the communicator's state (valid while epoch stands) */
     /* a nonblocking or persistent call's: its communicator's online
      * table's version then (online_reuse; NULL: a blocking call's) */
     const unsigned *version;
@@ -143,7 +144,7 @@ static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count,
  * until then a call that automatic choice gives to colibri pays no memo
  * lookup here (a thread-local access and a call, 60 instructions). */
 extern bool native_memo_used;
-enum { NATIVE_MEMO_MISS, NATIVE_MEMO_BELOW, NATIVE_MEMO_NOTHING };
+enum { NATIVE_MEMO_MISS, NATIVE_MEMO_BELOW, NATIVE_MEMO_NOTHING, NATIVE_MEMO_TIMED };
 int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
                        MPI_Datatype dt, MPI_Op op, int root);
 
@@ -152,7 +153,12 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
  * MPI's call; NATIVE_MEMO_NOTHING (counted as "none") when an identical
  * blocking call had nothing to move: the caller returns MPI_SUCCESS (or,
  * where it cannot tell that the rest of its arguments is the same, makes
- * the MPI's call); NATIVE_MEMO_MISS (0) otherwise. */
+ * the MPI's call); NATIVE_MEMO_TIMED when the identical call's shape is
+ * exploring and this call is one of native's: the caller makes the MPI's
+ * call and hands its result to native_memo_timed, which times it for
+ * online selection (so native is measured exactly as it runs when settled,
+ * from the memo, not after colibri's driver); NATIVE_MEMO_MISS (0)
+ * otherwise. */
 static inline int native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Comm comm,
                                   int64_t count, MPI_Datatype dt, MPI_Op op, int root)
 {
@@ -163,6 +169,10 @@ static inline int native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Co
 /* Remembers a call that automatic choice sent below (its conditions:
  * above); `cs` is the communicator's state, `shape` the online shape
  * settled on native that chose it (NULL: none). */
+/* After a NATIVE_MEMO_TIMED answer: the MPI's call's result `rc`, recorded
+ * (online_turn_memo_end); returns rc. */
+int native_memo_timed(int rc);
+
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
                       MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
                       struct online_shape *shape);

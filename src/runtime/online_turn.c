@@ -1,6 +1,7 @@
 /* Online selection in a call (online_turn.h). */
 #include "online_turn.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../config/config.h"
@@ -13,7 +14,7 @@
 static struct online_params params(const struct config *cfg)
 {
     return (struct online_params){(int)cfg->online_calls, cfg->online_window,
-                                  ONLINE_FIRST_MARGIN, ONLINE_MARGIN};
+                                  ONLINE_NATIVE_MARGIN, ONLINE_MARGIN};
 }
 
 /* The shape's vector: a reduction's elements (reduce_scatter: all ranks'
@@ -82,6 +83,51 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
     *alg = a;
 }
 
+double online_turn_entry(enum call_kind kind)
+{
+    return kind == CALL_BLOCKING && config_get()->online ? PMPI_Wtime() : 0;
+}
+
+static const char *cand_name(const struct online_shape *s, int i)
+{
+    return s->cand[i] ? s->cand[i]->name : "native";
+}
+
+/* COLIBRI_ONLINE_TRACE=2: this rank's times of each candidate (us) and its
+ * score, before the agreement. */
+static void trace_samples(const struct comm_state *cs, const struct online_shape *s,
+                          const double score[ONLINE_CANDIDATES])
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "colibri: online %s count %lld rank %d times (us):",
+                     colibri_coll_name((colibri_coll)s->key.coll), (long long)s->key.count, cs->rank);
+    for (int i = 0; i < s->n_cand && n < (int)sizeof line; i++) {
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s", cand_name(s, i));
+        for (int j = 0; j < s->n_sample[i] && n < (int)sizeof line; j++)
+            n += snprintf(line + n, sizeof line - (size_t)n, " %.2f", s->sample[i][j] * 1e6);
+        if (n < (int)sizeof line)
+            n += snprintf(line + n, sizeof line - (size_t)n, " -> %.2f;", score[i] * 1e6);
+    }
+    fprintf(stderr, "%s\n", line);
+}
+
+/* COLIBRI_ONLINE_TRACE=1: each decision's agreed scores and winner, by the
+ * communicator's rank 0. */
+static void trace_decision(const struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
+                           bool had, int w)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line, "colibri: online %s count %lld %s %lld, agreed us:",
+                     colibri_coll_name((colibri_coll)s->key.coll), (long long)s->key.count,
+                     had ? "re-check" : "decision", s->decisions);
+    for (int i = 0; i < s->n_cand && n < (int)sizeof line; i++)
+        n += agreed[i] < ONLINE_NONE
+                 ? snprintf(line + n, sizeof line - (size_t)n, " %s %.2f", cand_name(s, i),
+                            agreed[i] * 1e6)
+                 : snprintf(line + n, sizeof line - (size_t)n, " %s none", cand_name(s, i));
+    fprintf(stderr, "%s -> %s, next check in %lld calls\n", line, cand_name(s, w), s->window);
+}
+
 int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
 {
     struct online_shape *s = t->s;
@@ -105,6 +151,8 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
         return rc;
     double score[ONLINE_CANDIDATES];
     online_scores(s, score);
+    if (cfg->online_trace >= 2)
+        trace_samples(cs, s, score);
     setup_stats.online_agreements++;
     const int arc = agree_max_n(cs, MPI_DOUBLE, score, ONLINE_CANDIDATES);
     if (arc != MPI_SUCCESS) /* no agreed figures: the model's choice */
@@ -114,8 +162,41 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
     const struct algorithm *was = had ? s->cand[s->winner] : NULL;
     const struct online_params pr = params(cfg);
     const int w = online_decide(s, score, &pr);
+    if (cfg->online_trace && cs->rank == 0)
+        trace_decision(s, score, had, w);
     stats_online_decided(coll, had, was, s->cand[w]);
     return rc != MPI_SUCCESS ? rc : arc;
+}
+
+/* The native memo's pending exploring call, per thread (a thread makes one
+ * MPI call at a time). */
+static _Thread_local struct {
+    struct comm_state *cs;
+    struct online_turn t;
+} pending;
+
+bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsigned stamp)
+{
+    const struct config *cfg = config_get();
+    const struct online_params pr = params(cfg);
+    if (!cfg->online || s->stamp != stamp)
+        return false;
+    const struct online_step next = online_peek(s, &pr);
+    if (next.settled || next.decide || next.cand < 0 || next.cand >= s->n_cand ||
+        s->cand[next.cand])
+        return false;
+    setup_stats.online_memo_explored++;
+    pending.cs = cs;
+    pending.t = (struct online_turn){.s = s, .step = online_next(s, &pr)};
+    online_turn_clock(&pending.t);
+    return true;
+}
+
+int online_turn_memo_end(int rc)
+{
+    struct online_turn t = pending.t;
+    pending.t.s = NULL;
+    return online_turn_end(pending.cs, &t, rc);
 }
 
 bool online_skip_sizes(struct comm_state *cs)

@@ -22,7 +22,17 @@ struct online_turn {
     struct online_shape *s; /* NULL: online selection does not serve this call */
     struct online_step step;
     double t0;
+    double entry; /* online_turn_entry's time (0: none) */
 };
+/* At the entry of a blocking call's driver, before anything else: the
+ * time from which a colibri candidate is charged (0 where online selection
+ * is off or the call is not blocking).  A call settled on native goes to
+ * the MPI below from its entry point (the native memo), one settled on a
+ * colibri algorithm pays colibri's driver too (validation, selection, the
+ * schedule and its executor: about 0.8 us a call on Intel MPI, 2 ranks):
+ * timing only the run ranked colibri's short alltoall ahead of Intel MPI's
+ * own, which it then trailed 1.5-1.7x when settled. */
+double online_turn_entry(enum call_kind kind);
 
 /* For a call of `coll` in the form `kind` (requested: the C API's name,
  * NULL for the interposed and automatic ones) whose selection gave *alg
@@ -43,8 +53,10 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
 /* Right before the run. */
 static inline void online_turn_clock(struct online_turn *t)
 {
-    if (t->s && t->step.timed)
-        t->t0 = PMPI_Wtime();
+    if (t->s && t->step.timed) {
+        const bool native = t->step.cand < 0 || !t->s->cand[t->step.cand];
+        t->t0 = native || t->entry <= 0 ? PMPI_Wtime() : t->entry;
+    }
 }
 
 /* Right after it, with its result: records the time and, at the shape's
@@ -59,6 +71,22 @@ static inline bool online_turn_quiet(const struct online_turn *t)
 {
     return !t->s || t->step.settled;
 }
+/* The same for a call that runs native (the native memo, native.h): also
+ * while its shape explores, where the memo serves native's further calls
+ * of the exploration (online_turn_memo_begin). */
+static inline bool online_turn_native_memo(const struct online_turn *t)
+{
+    return !t->s || t->step.settled || !t->s->cand[t->step.cand];
+}
+
+/* The native memo's exploring call (native.h, NATIVE_MEMO_TIMED): when the
+ * next call of shape s (memo made with `stamp`) runs native and does not
+ * decide, counts it in the shape, starts its clock and returns true; the
+ * caller then makes the MPI's call and hands its result to
+ * online_turn_memo_end (this thread's one pending turn).  False: the full
+ * path serves the call. */
+bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsigned stamp);
+int online_turn_memo_end(int rc);
 
 /* A blocking automatic alltoallv on cs, before its size agreement: true
  * when the call skips the agreement and goes to the MPI below

@@ -66,24 +66,35 @@ static int calls_per_candidate(const struct online_params *pr)
     return pr->calls < 2 ? 2 : pr->calls > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : pr->calls;
 }
 
-struct online_step online_next(struct online_shape *s, const struct online_params *pr)
+struct online_step online_peek(const struct online_shape *s, const struct online_params *pr)
 {
-    const long long c = s->calls++;
-    s->last_use = ++*s->clock;
+    const long long c = s->calls;
     struct online_step st = {.cand = s->winner, .call = c};
     if (s->explore_start < 0 && c < s->quiet_until) {
         st.settled = true;
         return st;
     }
+    const int k = calls_per_candidate(pr);
+    /* (modulo: never past the plan's last candidate, even if a caller
+     * missed a deciding call) */
+    const long long i = (c - (s->explore_start < 0 ? c : s->explore_start)) % ((long long)k * s->n_cand);
+    st.cand = (int)(i / k);
+    st.timed = i % k != 0;
+    st.decide = i == (long long)k * s->n_cand - 1;
+    return st;
+}
+
+struct online_step online_next(struct online_shape *s, const struct online_params *pr)
+{
+    const struct online_step st = online_peek(s, pr);
+    const long long c = s->calls++;
+    s->last_use = ++*s->clock;
+    if (st.settled)
+        return st;
     if (s->explore_start < 0) { /* the window has ended: explore again */
         s->explore_start = c;
         memset(s->n_sample, 0, sizeof s->n_sample);
     }
-    const int k = calls_per_candidate(pr);
-    const long long i = c - s->explore_start;
-    st.cand = (int)(i / k);
-    st.timed = i % k != 0;
-    st.decide = i == (long long)k * s->n_cand - 1;
     return st;
 }
 
@@ -101,18 +112,16 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double online_trimmed_mean(double *v, int n)
+double online_fast_mean(double *v, int n)
 {
     if (n <= 0)
         return ONLINE_NONE;
-    if (n == 1)
-        return v[0];
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    const int lo = n >= 4 ? 1 : 0, hi = n - 1; /* without the largest, and the smallest */
+    const int k = (n + 1) / 2; /* the faster half, the middle one included */
     double sum = 0;
-    for (int i = lo; i < hi; i++)
+    for (int i = 0; i < k; i++)
         sum += v[i];
-    return sum / (hi - lo);
+    return sum / k;
 }
 
 void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES])
@@ -121,7 +130,7 @@ void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES]
         double v[ONLINE_SAMPLES];
         const int n = i < s->n_cand ? s->n_sample[i] : 0;
         memcpy(v, s->sample[i], (size_t)n * sizeof *v);
-        score[i] = online_trimmed_mean(v, n);
+        score[i] = online_fast_mean(v, n);
     }
 }
 
@@ -141,8 +150,11 @@ int online_pick(const double *score, int n, int incumbent, double margin)
 long long online_next_window(long long window, bool kept, const struct online_params *pr)
 {
     const long long first = pr->window > 0 ? pr->window : 1;
+    const long long confirm = first < ONLINE_CONFIRM_WINDOW ? first : ONLINE_CONFIRM_WINDOW;
     if (!kept || window <= 0)
-        return first;
+        return confirm; /* a first decision or a switch: confirmed soon */
+    if (window < first)
+        return first; /* confirmed: the full window */
     return window * 2 > ONLINE_WINDOW_MAX ? ONLINE_WINDOW_MAX : window * 2;
 }
 
@@ -154,10 +166,17 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     for (int i = 0; i < s->n_cand; i++)
         if (!s->cand[i])
             native = i;
-    /* the first decision: native is the incumbent (never slower than the
-     * MPI below); a re-check: the winner is */
-    const int w = first ? online_pick(agreed, s->n_cand, native, pr->first_margin)
-                        : online_pick(agreed, s->n_cand, s->winner, pr->margin);
+    /* the fastest colibri candidate, the previous winner kept unless
+     * another beats it by the margin... */
+    double colibri[ONLINE_CANDIDATES];
+    for (int i = 0; i < ONLINE_CANDIDATES; i++)
+        colibri[i] = i == native || i >= s->n_cand ? ONLINE_NONE : agreed[i];
+    int w = online_pick(colibri, s->n_cand, first || s->winner == native ? -1 : s->winner,
+                        pr->margin);
+    /* ...runs only where it beats native by the native margin: native is
+     * always the incumbent (never slower than the MPI below) */
+    if (native >= 0 && !(colibri[w] < ONLINE_NONE && agreed[w] < agreed[native] * (1 - pr->native_margin)))
+        w = native;
     s->window = online_next_window(s->window, first || w == s->winner, pr);
     s->switches += !first && w != s->winner;
     s->decisions++;

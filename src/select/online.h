@@ -48,15 +48,21 @@ struct online_params {
     int calls;          /* consecutive calls per candidate, the first untimed: 2..ONLINE_SAMPLES+1 */
     long long window;   /* settled calls before the first re-check (doubles at each re-check
                          * that keeps the winner, back to this after a switch) */
-    double first_margin; /* at the first decision a colibri algorithm replaces native only when
-                          * this much faster (native is the incumbent: never slower than it) */
-    double margin;       /* at a re-check, another candidate replaces the winner only when this
-                          * much faster */
+    double native_margin; /* a colibri algorithm runs instead of native only when this much
+                           * faster, at every decision (native is always the incumbent) */
+    double margin;        /* at a re-check, another colibri algorithm replaces the winner only
+                           * when this much faster */
 };
 #define ONLINE_DEFAULT_CALLS 5
-#define ONLINE_DEFAULT_WINDOW 64
+/* A first decision, and a switch, is confirmed by a re-check after this
+ * many calls (or the window, if shorter): a shape's first exploration
+ * runs while the program and the MPI below are still cold. */
+#define ONLINE_CONFIRM_WINDOW 64
 #define ONLINE_WINDOW_MAX (1ll << 20)
-#define ONLINE_FIRST_MARGIN 0.03
+/* 10%: the agreed figures of a few calls err by about that much on a
+ * shared 2-core machine (docs/tuning.md), and a colibri algorithm chosen
+ * on a smaller lead may run slower than the MPI below once settled. */
+#define ONLINE_NATIVE_MARGIN 0.10
 #define ONLINE_MARGIN 0.10
 /* The model is unsure when its runner-up's modelled time is within this
  * factor of its choice's: the runner-up is explored too. */
@@ -120,29 +126,42 @@ struct online_step {
     bool timed, decide, settled;
 };
 struct online_step online_next(struct online_shape *s, const struct online_params *pr);
+/* What online_next would answer for the shape's next call, counting
+ * nothing. */
+struct online_step online_peek(const struct online_shape *s, const struct online_params *pr);
 
 /* A timed call's seconds (invalid times are dropped: ONLINE_MAX_SECONDS). */
 void online_record(struct online_shape *s, int cand, double seconds);
 
-/* This rank's score of each candidate (n_cand values): the trimmed mean of
- * its times, ONLINE_NONE without any. */
+/* This rank's score of each candidate (n_cand values): the mean of the
+ * faster half of its times (online_fast_mean), ONLINE_NONE without any. */
 void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES]);
 
 /* Decides from the agreed scores (the maximum over ranks of each), ends
- * the exploration and opens the settled window; returns the winner. */
+ * the exploration and opens the settled window; returns the winner: the
+ * fastest colibri candidate (the previous winner kept unless another is
+ * `margin` faster) where it is `native_margin` faster than native, else
+ * native (where native is a candidate). */
 int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
                   const struct online_params *pr);
 
 /* The pure rules, exposed for tests/unit/test_online_plan.c. */
-/* The mean of v[0..n-1] without its largest value, and without its
- * smallest too from 4 values on (v is reordered); ONLINE_NONE for n = 0. */
-double online_trimmed_mean(double *v, int n);
+/* The mean of the faster half of v[0..n-1] (the (n+1)/2 smallest values;
+ * v is reordered); ONLINE_NONE for n = 0.  Noise in a call's time is
+ * one-sided: preemption, page faults, a peer late from its own work or an
+ * MPI warming up (Intel MPI 2021.19's alltoall takes ~10 us instead of
+ * 1.3 at every 4th call of its first ~250 on a communicator) only add
+ * time, so the faster half says what a candidate costs when nothing else
+ * intervenes; a candidate that is slow by itself is slow in all its calls. */
+double online_fast_mean(double *v, int n);
 /* The fastest of score[0..n-1] (ties: the lower index), except that the
  * incumbent (-1: none) stays unless the fastest beats it by `margin`
  * (0.1: 10% less time); scores of ONLINE_NONE never win, and when all are,
  * the incumbent, else 0, is kept. */
 int online_pick(const double *score, int n, int incumbent, double margin);
-/* The window after a re-check that kept (true) or replaced the winner. */
+/* The window after a decision: the first, or a re-check that replaced the
+ * winner (kept false): the confirmation window; a re-check that kept it:
+ * the full window after a confirmation, else twice the last. */
 long long online_next_window(long long window, bool kept, const struct online_params *pr);
 
 /* The test hook (COLIBRI_ONLINE_FAKE): the seconds a timed call of

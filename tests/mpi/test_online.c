@@ -125,9 +125,53 @@ static void agreement(void)
     MPI_Comm_free(&comm);
 }
 
+/* Native's exploring calls of an interposed call after the first of its
+ * block are served from the native memo (as a settled native call is),
+ * timed there: 3 of its 5 (it decides with its last) or 4 (the runner-up
+ * follows it); the decision is the same as through the full path. */
+static void memo_explores(void)
+{
+    if (size == 1)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "5");
+    set_env("COLIBRI_ONLINE_WINDOW", "1000");
+    const int n = 40;
+    int in[40], out[40];
+    for (int i = 0; i < n; i++)
+        in[i] = rank + i;
+    MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, comm);
+    char spec[256];
+    snprintf(spec, sizeof spec, "%s:10,native:5", colibri_last_algorithm(comm, COLIBRI_ALLREDUCE));
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    const struct colibri_setup_stats s0 = stats();
+    bool exact = true;
+    for (int call = 0; call < 20 && stats().online_agreements == s0.online_agreements; call++) {
+        MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, comm);
+        for (int i = 0; i < n; i++)
+            exact = exact && out[i] == size * (size - 1) / 2 + size * i;
+    }
+    const struct colibri_setup_stats s1 = stats();
+    const long long memo = s1.online_memo_explored - s0.online_memo_explored;
+    h_record(MPI_COMM_WORLD, exact, "memo exploration: wrong sums");
+    h_record(MPI_COMM_WORLD, s1.online_agreements == s0.online_agreements + 1,
+             "memo exploration: %lld agreements", s1.online_agreements - s0.online_agreements);
+    h_record(MPI_COMM_WORLD, memo == 3 || memo == 4,
+             "native's exploring calls from the memo: %lld, want 3 or 4", memo);
+    MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, comm);
+    const char *alg = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+    h_record(MPI_COMM_WORLD, alg && strcmp(alg, "native") == 0, "memo exploration chose %s", alg);
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    set_env("COLIBRI_ONLINE_CALLS", NULL);
+    set_env("COLIBRI_ONLINE_WINDOW", NULL);
+    MPI_Comm_free(&comm);
+}
+
 /* The re-check: the model's choice wins (10 against native's 100), then,
- * window after window, native at 9.5 (5% faster: under the 10% margin,
- * kept), then at 5 (switch). */
+ * window after window, native at 12 (the model's choice 17% faster:
+ * kept), then at 10.5 (the model's choice under 10% faster: native, the
+ * incumbent at every decision, replaces it). */
 static void recheck(void)
 {
     if (size == 1)
@@ -149,7 +193,7 @@ static void recheck(void)
     snprintf(model_name, sizeof model_name, "%s", model);
     alg = sum_ints(comm, 24, "recheck");
     h_record(MPI_COMM_WORLD, strcmp(alg, model_name) == 0, "first decision %s, want %s", alg, model_name);
-    snprintf(spec, sizeof spec, "%s:10,native:9.5", model_name);
+    snprintf(spec, sizeof spec, "%s:10,native:12", model_name);
     set_env("COLIBRI_ONLINE_FAKE", spec);
     /* the window (4 settled calls, one made) and a re-check (2 or 3
      * candidates x 2 calls), then settled calls: the winner stays */
@@ -158,16 +202,17 @@ static void recheck(void)
         alg = sum_ints(comm, 24, "recheck");
     alg = sum_ints(comm, 24, "recheck");
     h_record(MPI_COMM_WORLD, stats().online_agreements == a0 + 1, "no re-check after the window");
-    h_record(MPI_COMM_WORLD, strcmp(alg, model_name) == 0, "5%% faster native replaced %s (now %s)",
-             model_name, alg);
-    snprintf(spec, sizeof spec, "%s:10,native:5", model_name);
+    h_record(MPI_COMM_WORLD, strcmp(alg, model_name) == 0,
+             "native 20%% slower replaced %s (now %s)", model_name, alg);
+    snprintf(spec, sizeof spec, "%s:10,native:10.5", model_name);
     set_env("COLIBRI_ONLINE_FAKE", spec);
     const long long a1 = stats().online_agreements;
     for (int i = 0; i < 8 + 6 && stats().online_agreements == a1; i++)
         alg = sum_ints(comm, 24, "recheck");
     alg = sum_ints(comm, 24, "recheck");
-    h_record(MPI_COMM_WORLD, strcmp(alg, "native") == 0, "2x faster native did not replace %s (%s)",
-             model_name, alg);
+    h_record(MPI_COMM_WORLD, strcmp(alg, "native") == 0,
+             "native 5%% slower (under the native margin) did not replace %s (%s)", model_name,
+             alg);
     h_record(MPI_COMM_WORLD, same_everywhere(comm, alg), "ranks differ after the switch");
     set_env("COLIBRI_ONLINE_FAKE", NULL);
     set_env("COLIBRI_ONLINE_CALLS", NULL);
@@ -503,6 +548,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     agreement();
     recheck();
+    memo_explores();
     flipping();
     alltoallv_skip();
     reuse();
