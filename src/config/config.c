@@ -94,14 +94,17 @@ void colibri_config_reload(void)
     const char *online = getenv("COLIBRI_ONLINE");
     cfg.online = !(online && strcmp(online, "0") == 0);
     cfg.online_calls = (long)env_positive("COLIBRI_ONLINE_CALLS", 5);
+    cfg.online_calls_set = getenv("COLIBRI_ONLINE_CALLS") != NULL;
     cfg.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 1024);
     cfg.online_trace = (int)env_long("COLIBRI_ONLINE_TRACE");
     env_string("COLIBRI_ONLINE_FAKE", cfg.online_fake, sizeof cfg.online_fake);
     /* the tests' hook may set the plan too (one variable per test run):
      * items calls=N and window=N, where the variables above are unset */
     const char *item;
-    if (!getenv("COLIBRI_ONLINE_CALLS") && (item = strstr(cfg.online_fake, "calls=")))
+    if (!getenv("COLIBRI_ONLINE_CALLS") && (item = strstr(cfg.online_fake, "calls="))) {
         cfg.online_calls = strtol(item + 6, NULL, 10);
+        cfg.online_calls_set = true;
+    }
     if (!getenv("COLIBRI_ONLINE_WINDOW") && (item = strstr(cfg.online_fake, "window=")))
         cfg.online_window = strtol(item + 7, NULL, 10);
     cfg.shm_bandwidth = env_positive("COLIBRI_SHM_BANDWIDTH", 1e10);

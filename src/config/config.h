@@ -40,6 +40,7 @@ struct config {
     /* Online selection (select/online.h, docs/tuning.md): */
     bool online;                       /* COLIBRI_ONLINE not "0" (default on) */
     long online_calls;                 /* COLIBRI_ONLINE_CALLS: calls per candidate (default 5) */
+    bool online_calls_set;             /* ...given (then for long shapes too) */
     long online_window;                /* COLIBRI_ONLINE_WINDOW: settled calls before the first
                                         * re-check (default 64) */
     int online_trace;                  /* COLIBRI_ONLINE_TRACE: 1 decisions, 2 also times */

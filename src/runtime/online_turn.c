@@ -14,7 +14,8 @@
 static struct online_params params(const struct config *cfg)
 {
     return (struct online_params){(int)cfg->online_calls, cfg->online_window,
-                                  ONLINE_NATIVE_MARGIN, ONLINE_MARGIN};
+                                  ONLINE_NATIVE_MARGIN, ONLINE_MARGIN,
+                                  cfg->online_calls_set ? 0 : ONLINE_LONG_CALLS};
 }
 
 /* The shape's vector: a reduction's elements (reduce_scatter: all ranks'

@@ -61,9 +61,13 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
     return s;
 }
 
-static int calls_per_candidate(const struct online_params *pr)
+static int calls_per_candidate(const struct online_shape *s, const struct online_params *pr)
 {
-    return pr->calls < 2 ? 2 : pr->calls > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : pr->calls;
+    int k = pr->calls;
+    if (pr->long_calls > 0 && pr->long_calls < k &&
+        (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES)
+        k = pr->long_calls;
+    return k < 2 ? 2 : k > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : k;
 }
 
 struct online_step online_peek(const struct online_shape *s, const struct online_params *pr)
@@ -74,7 +78,7 @@ struct online_step online_peek(const struct online_shape *s, const struct online
         st.settled = true;
         return st;
     }
-    const int k = calls_per_candidate(pr);
+    const int k = calls_per_candidate(s, pr);
     /* (modulo: never past the plan's last candidate, even if a caller
      * missed a deciding call) */
     const long long i = (c - (s->explore_start < 0 ? c : s->explore_start)) % ((long long)k * s->n_cand);

@@ -52,7 +52,14 @@ struct online_params {
                            * faster, at every decision (native is always the incumbent) */
     double margin;        /* at a re-check, another colibri algorithm replaces the winner only
                            * when this much faster */
+    int long_calls;       /* calls per candidate of a shape of ONLINE_LONG_BYTES or more, where
+                           * fewer than `calls` (0: `calls`) */
 };
+/* From this many bytes (count x element size), a shape explores with
+ * long_calls calls per candidate: a call takes tens of microseconds or
+ * more, its time varies less, and an application makes fewer of them. */
+#define ONLINE_LONG_BYTES 65536
+#define ONLINE_LONG_CALLS 3
 #define ONLINE_DEFAULT_CALLS 5
 /* A first decision, and a switch, is confirmed by a re-check after this
  * many calls (or the window, if shorter): a shape's first exploration

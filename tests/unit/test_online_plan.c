@@ -29,7 +29,7 @@ static const char alg_a, alg_b;
 #define A ((const struct algorithm *)&alg_a)
 #define B ((const struct algorithm *)&alg_b)
 
-static const struct online_params PR = {5, 4, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN};
+static const struct online_params PR = {5, 4, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 0};
 
 static void test_fast_mean(void)
 {
@@ -78,7 +78,7 @@ static void test_window(void)
     CHECK(online_next_window(ONLINE_WINDOW_MAX, true, &PR) == ONLINE_WINDOW_MAX, "capped");
     /* a window longer than the confirmation: a first decision and a switch
      * are confirmed after ONLINE_CONFIRM_WINDOW calls, then the full window */
-    const struct online_params big = {5, 1024, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN};
+    const struct online_params big = {5, 1024, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 0};
     CHECK(online_next_window(0, true, &big) == ONLINE_CONFIRM_WINDOW, "first: confirmation");
     CHECK(online_next_window(ONLINE_CONFIRM_WINDOW, true, &big) == 1024, "confirmed: full window");
     CHECK(online_next_window(1024, true, &big) == 2048, "then doubled");
@@ -250,6 +250,39 @@ static void test_recheck(void)
           "switched to native, window %lld", s->window);
 }
 
+/* A shape of ONLINE_LONG_BYTES or more explores long_calls calls per
+ * candidate (the first untimed), a shorter one `calls`; long_calls 0:
+ * `calls` everywhere (COLIBRI_ONLINE_CALLS given). */
+static int calls_to_decide(int64_t count, const struct online_params *pr)
+{
+    struct online_table tab;
+    memset(&tab, 0, sizeof tab);
+    const struct algorithm *cand[2] = {A, NULL};
+    bool fresh;
+    struct online_shape *s = online_shape_get(
+        &tab, &(struct online_key){0, 0, count, 8, true, A, false, true}, cand, 2, &fresh);
+    int timed = 0;
+    for (int calls = 1; calls <= 40; calls++) {
+        const struct online_step st = online_next(s, pr);
+        timed += st.timed;
+        if (st.decide)
+            return calls * 100 + timed;
+    }
+    return -1;
+}
+
+static void test_long_calls(void)
+{
+    const struct online_params pr = {5, 64, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 3};
+    const int64_t lng = ONLINE_LONG_BYTES / 8, shrt = lng - 1;
+    CHECK(calls_to_decide(shrt, &pr) == 1008, "short shape: 10 calls, 8 timed (%d)",
+          calls_to_decide(shrt, &pr));
+    CHECK(calls_to_decide(lng, &pr) == 604, "long shape: 6 calls, 4 timed (%d)",
+          calls_to_decide(lng, &pr));
+    const struct online_params given = {5, 64, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 0};
+    CHECK(calls_to_decide(lng, &given) == 1008, "calls given: 10 calls for a long shape too");
+}
+
 static void test_bad_times(void)
 {
     struct online_table tab;
@@ -357,7 +390,7 @@ static struct online_shape *decided(struct online_table *t, int coll, int64_t n,
 
 static void test_skip(void)
 {
-    const struct online_params pr = {5, 1000, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN};
+    const struct online_params pr = {5, 1000, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 0};
     struct online_table t;
     memset(&t, 0, sizeof t);
     struct online_skip k = {0};
@@ -456,6 +489,7 @@ int main(void)
     test_agreed_decision();
     test_native_margin();
     test_colibri_pair();
+    test_long_calls();
     test_recheck();
     test_bad_times();
     test_memo_pass();
