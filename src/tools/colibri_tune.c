@@ -49,10 +49,29 @@
 #include "select/calibrate.h"
 #include "select/catalog.h"
 
-/* The collectives it measures: the reductions and the all-to-alls
- * (allgather, bcast, barrier, gather and scatter are chosen by the cost
- * model alone for now, and online selection; their v forms by the model). */
-#define TUNED_COLLS (COLIBRI_ALLTOALLV + 1)
+/* The collectives it measures: all but the v forms of allgather, gather
+ * and scatter (their blocks differ from call to call, and a rule keys on
+ * the total alone: the model and online selection choose for them). */
+static bool tuned(int c)
+{
+    return c >= 0 && c < COLIBRI_NCOLL && c != COLIBRI_ALLGATHERV && c != COLIBRI_GATHERV &&
+           c != COLIBRI_SCATTERV;
+}
+
+/* A collective whose calls move blocks (bytes per block, at most max/p on
+ * the grid); one timed call by call from a barrier (rooted ones and the
+ * exchanges: back-to-back calls could pipeline; the chains of scan too);
+ * barrier moves nothing (one size). */
+static bool by_block(colibri_coll c)
+{
+    return c == COLIBRI_ALLTOALL || c == COLIBRI_ALLTOALLV || c == COLIBRI_ALLGATHER ||
+           c == COLIBRI_GATHER || c == COLIBRI_SCATTER;
+}
+static bool one_by_one(colibri_coll c)
+{
+    return !(c == COLIBRI_ALLREDUCE || c == COLIBRI_REDUCE_SCATTER ||
+             c == COLIBRI_REDUCE_SCATTER_BLOCK || c == COLIBRI_BARRIER);
+}
 
 #define MAX_CANDS 48
 #define MAX_SIZES 64
@@ -73,7 +92,8 @@ static const char usage[] =
     "  --budget T      time to spend, in s, m or h (default 10m); progress on stderr\n"
     "  -m, -M, -s      size grid (default 8 to 64M, times 2): reductions' vector bytes,\n"
     "                  alltoall(v)'s bytes per block (at most max/p)\n"
-    "  -c              collectives (default all six); nonblocking forms too unless\n"
+    "  -c              collectives (default all but allgatherv, gatherv, scatterv);\n"
+    "                  nonblocking forms too unless\n"
     "                  --blocking-only\n"
     "  --csv file      every measurement: coll,bytes,candidate,us (bench/report/plot_tune.py)\n"
     "  -q              no progress line, no summary\n"
@@ -165,9 +185,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
             snprintf(list, sizeof list, "%s", v);
             for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
                 int c = 0;
-                while (c < TUNED_COLLS && strcmp(t, colibri_coll_name((colibri_coll)c)))
+                while (c < COLIBRI_NCOLL && strcmp(t, colibri_coll_name((colibri_coll)c)))
                     c++;
-                if (c == TUNED_COLLS)
+                if (!tuned(c))
                     fail("unknown or untuned collective", t);
                 o->colls[c] = any = true;
             }
@@ -183,8 +203,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
         i += takes;
     }
     if (!any)
-        for (int c = 0; c < TUNED_COLLS; c++)
-            o->colls[c] = true;
+        for (int c = 0; c < COLIBRI_NCOLL; c++)
+            o->colls[c] = tuned(c);
     if (o->max_bytes < o->min_bytes)
         fail("max below min", "");
 }
@@ -340,6 +360,32 @@ static int native(struct call_ctx *x)
         rc = nb ? PMPI_Ialltoall(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w, &req)
                 : PMPI_Alltoall(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w);
         break;
+    case COLIBRI_ALLGATHER:
+        rc = nb ? PMPI_Iallgather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w, &req)
+                : PMPI_Allgather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w);
+        break;
+    case COLIBRI_BCAST:
+        rc = nb ? PMPI_Ibcast(b->r, n, MPI_BYTE, 0, w, &req) : PMPI_Bcast(b->r, n, MPI_BYTE, 0, w);
+        break;
+    case COLIBRI_BARRIER:
+        rc = nb ? PMPI_Ibarrier(w, &req) : PMPI_Barrier(w);
+        break;
+    case COLIBRI_GATHER:
+        rc = nb ? PMPI_Igather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w, &req)
+                : PMPI_Gather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w);
+        break;
+    case COLIBRI_SCATTER:
+        rc = nb ? PMPI_Iscatter(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w, &req)
+                : PMPI_Scatter(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w);
+        break;
+    case COLIBRI_SCAN:
+        rc = nb ? PMPI_Iscan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w, &req)
+                : PMPI_Scan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w);
+        break;
+    case COLIBRI_EXSCAN:
+        rc = nb ? PMPI_Iexscan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w, &req)
+                : PMPI_Exscan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w);
+        break;
     default:
         rc = nb ? PMPI_Ialltoallv(b->s, b->icounts, b->idispls, MPI_BYTE, b->r, b->icounts,
                                   b->idispls, MPI_BYTE, w, &req)
@@ -383,6 +429,33 @@ static int call(void *vctx, int i)
         rc = r ? colibri_ialltoall(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w, alg, r)
                : colibri_alltoall(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w, alg);
         break;
+    case COLIBRI_ALLGATHER:
+        rc = r ? colibri_iallgather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w, alg, r)
+               : colibri_allgather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, w, alg);
+        break;
+    case COLIBRI_BCAST:
+        rc = r ? colibri_ibcast(b->r, n, MPI_BYTE, 0, w, alg, r)
+               : colibri_bcast(b->r, n, MPI_BYTE, 0, w, alg);
+        break;
+    case COLIBRI_BARRIER:
+        rc = r ? colibri_ibarrier(w, alg, r) : colibri_barrier(w, alg);
+        break;
+    case COLIBRI_GATHER:
+        rc = r ? colibri_igather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w, alg, r)
+               : colibri_gather(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w, alg);
+        break;
+    case COLIBRI_SCATTER:
+        rc = r ? colibri_iscatter(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w, alg, r)
+               : colibri_scatter(b->s, n, MPI_BYTE, b->r, n, MPI_BYTE, 0, w, alg);
+        break;
+    case COLIBRI_SCAN:
+        rc = r ? colibri_iscan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w, alg, r)
+               : colibri_scan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w, alg);
+        break;
+    case COLIBRI_EXSCAN:
+        rc = r ? colibri_iexscan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w, alg, r)
+               : colibri_exscan(b->s, b->r, n, MPI_DOUBLE, MPI_SUM, w, alg);
+        break;
     default:
         for (int j = 0; j < nprocs; j++)
             b->counts[j] = n, b->displs[j] = (MPI_Aint)j * n;
@@ -396,18 +469,25 @@ static int call(void *vctx, int i)
 }
 
 /* The size grid of a collective: nominal sizes min, min*step, ... max,
- * made into call counts (doubles for the reductions, at least one per
- * rank's block; bytes per block for the exchanges, at most max/p) and the
- * bytes rules count; sizes that give the same call are measured once. */
+ * made into call counts (doubles for the reductions and scans, at least
+ * one per rank's block; bytes per block for the exchanges, allgather,
+ * gather and scatter, at most max/p; bytes of bcast's buffer) and the
+ * bytes rules count (selection's: vector, block or buffer bytes); sizes
+ * that give the same call are measured once; barrier has one, of 0. */
 static void grid(struct plan *pl, const struct opts *o)
 {
-    const bool exchange = pl->coll >= COLIBRI_ALLTOALL;
+    const bool exchange = by_block(pl->coll);
     const int64_t max = exchange ? o->max_bytes / nprocs : o->max_bytes;
     pl->n_sizes = 0;
+    if (pl->coll == COLIBRI_BARRIER) {
+        pl->count[0] = pl->bytes[0] = 0;
+        pl->n_sizes = 1;
+        return;
+    }
     for (int64_t s = o->min_bytes; s <= max && pl->n_sizes < MAX_SIZES; s *= o->step) {
         int64_t count;
         long long bytes;
-        if (exchange)
+        if (exchange || pl->coll == COLIBRI_BCAST)
             count = s, bytes = s;
         else if (pl->coll == COLIBRI_REDUCE_SCATTER || pl->coll == COLIBRI_REDUCE_SCATTER_BLOCK)
             count = s / 8 / nprocs > 0 ? s / 8 / nprocs : 1, bytes = count * 8 * nprocs;
@@ -472,7 +552,7 @@ static int cmp_double(const void *a, const void *b)
  * NATIVE_MARGIN times native's. */
 static bool beats_native(const struct plan *pl, int i, struct bufs *b, int c, int reps)
 {
-    const bool each = pl->coll == COLIBRI_REDUCE || pl->coll >= COLIBRI_ALLTOALL;
+    const bool each = one_by_one(pl->coll);
     const int pair[2] = {0, c};
     double u[2][MAX_REPS];
     for (int r = 0; r < reps; r++)
@@ -521,7 +601,7 @@ static void measure(struct plan *pl, int i, struct bufs *b, double allowed)
     }
     int reps = fake ? 1 : (int)(allowed / rep_cost);
     reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
-    const bool each = pl->coll == COLIBRI_REDUCE || pl->coll >= COLIBRI_ALLTOALL;
+    const bool each = one_by_one(pl->coll);
     double t[MAX_REPS][MAX_CANDS];
     for (int r = 0; r < reps; r++)
         for (int jj = 0; jj < na; jj++) {

@@ -84,6 +84,36 @@ alltoall 1449 9223372036854775807 $np $np pairwise ppn=$np nodes=1 us=2.4096 nat
     { fail "np=$np: colibri-info --tuning"; cat "$OUT/info"; }
 done
 
+# The collectives beyond the reductions and all-to-alls: bcast (binomial
+# up to 4 KiB, native above), barrier (dissemination), scan (recursive
+# doubling at 8 B, native above), at 2 ranks; auto follows the file.
+cat >"$OUT/fake2" <<'EOF2'
+bcast native 10 0.001
+bcast binomial 2 0.002
+bcast scatter_allgather 30 0.003
+barrier native 5 0
+barrier dissemination 1 0
+scan native 3 0.0001
+scan recursive_doubling 1 0.01
+EOF2
+tune=(mpirun --oversubscribe -n 2 build/bin/colibri-tune --fake-timings "$OUT/fake2"
+      -c bcast,barrier,scan --blocking-only -m 8 -M 32K -s 8 --budget 1m -o "$OUT/t2b")
+echo "+ ${tune[*]}"
+timeout 120 "${tune[@]}" >"$OUT/tune.out" 2>&1 || { fail "colibri-tune bcast,barrier,scan"; cat "$OUT/tune.out"; }
+got=$(grep -vE '^(#|mpi |shape |model )' "$OUT/t2b" | cut -d' ' -f1-6)
+expected="bcast 0 11585 2 2 binomial
+bcast 11586 9223372036854775807 2 2 native
+barrier 0 9223372036854775807 2 2 dissemination
+scan 0 181 2 2 recursive_doubling
+scan 182 9223372036854775807 2 2 native"
+[ "$got" = "$expected" ] || { fail "bcast,barrier,scan: rules differ"; diff <(echo "$expected") <(echo "$got"); }
+for c in "bcast 512 bcast binomial" "bcast 65536 bcast native" "scan 8 scan recursive_doubling" \
+         "scan 4096 scan native"; do
+  set -- $c
+  got=$(stats 2 COLIBRI_TUNING=$OUT/t2b -- "$1" "$2")
+  [ "$got" = "$3 $4" ] || fail "$1 $2 B: auto ran '$got', the file says '$4'"
+done
+
 # A real run, tiny budget: a file that loads cleanly, native measured.
 echo "+ real run"
 timeout 120 mpirun --oversubscribe -n 2 build/bin/colibri-tune -c allreduce,reduce_scatter_block \
