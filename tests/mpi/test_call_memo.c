@@ -2,7 +2,8 @@
 // mpich-ranks: 2
 // asan-ranks: 3
 /*
- * The call memo (api/reductions.c): a repeated allreduce or reduce runs
+ * The call memos (api/reductions.c, api/alltoall.c): a repeated allreduce,
+ * reduce or alltoall runs
  * the call its first instance prepared, with its own buffers, and without
  * validating, selecting or looking anything up again but the arguments.
  * Each test repeats a call (so that the memo holds it) and then changes one
@@ -268,6 +269,78 @@ static void nonblocking(void)
     }
 }
 
+/* MPI_Alltoall of n ints per block (n <= 16) on comm, in place or not,
+ * input seed + 100 rank + block, checked; the guard past p blocks must stay
+ * untouched. */
+static void exchange_ints(MPI_Comm comm, int n, int seed, bool in_place, const char *what)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int *in = malloc((size_t)(p * n + 1) * sizeof *in), *out = malloc((size_t)(p * n + 1) * sizeof *out);
+    for (int j = 0; j < p * n; j++) {
+        in[j] = seed + 100 * r + 10000 * (j / n) + j % n;
+        out[j] = in_place ? in[j] : -1;
+    }
+    out[p * n] = -7;
+    check(MPI_Alltoall(in_place ? MPI_IN_PLACE : in, n, MPI_INT, out, n, MPI_INT, comm) ==
+              MPI_SUCCESS,
+          "rank %d, %s: alltoall failed", r, what);
+    for (int j = 0; j < p * n; j++)
+        check(out[j] == seed + 100 * (j / n) + 10000 * r + j % n, "rank %d, %s: block %d element %d",
+              r, what, j / n, j % n);
+    check(out[p * n] == -7, "rank %d, %s: guard", r, what);
+    free(in);
+    free(out);
+}
+
+/* The alltoall call memo (api/alltoall.c): repeated calls of one shape,
+ * then each thing it depends on changed between two calls. */
+static void exchanges(void)
+{
+    setenv("COLIBRI_ALLTOALL_ALGORITHM", "pairwise", 1);
+    colibri_config_reload();
+    for (int i = 0; i < 4; i++) {
+        exchange_ints(MPI_COMM_WORLD, 3, i, i % 2, "repeated, buffers and in place alternating");
+        expect(MPI_COMM_WORLD, COLIBRI_ALLTOALL, "pairwise", "repeated");
+    }
+    for (int i = 0; i < 3; i++)
+        exchange_ints(MPI_COMM_WORLD, 1 + i, i, false, "another count");
+    setenv("COLIBRI_ALLTOALL_ALGORITHM", "bruck", 1);
+    colibri_config_reload();
+    for (int i = 0; i < 3; i++) {
+        exchange_ints(MPI_COMM_WORLD, 3, i, false, "another algorithm named");
+        expect(MPI_COMM_WORLD, COLIBRI_ALLTOALL, "bruck", "another algorithm named");
+    }
+    for (int i = 0; i < 4; i++) { /* a communicator freed, another split (the old handle) */
+        MPI_Comm c;
+        MPI_Comm_split(MPI_COMM_WORLD, i % 2 == 0 && size >= 2 ? rank / 2 : rank, rank, &c);
+        for (int rep = 0; rep < 3; rep++)
+            exchange_ints(c, 2, rep + i, rep == 1, "freed and split again");
+        MPI_Comm_free(&c);
+    }
+    /* arguments the full path refuses, refused by a repeated call too */
+    MPI_Comm c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    int b[64] = {0}, o[64];
+    for (int rep = 0; rep < 3; rep++)
+        check(MPI_Alltoall(b, 1, MPI_INT, o, 1, MPI_INT, c) == MPI_SUCCESS, "rank %d: plain",
+              rank);
+    int cls = MPI_SUCCESS, rc = MPI_Alltoall(b, 1, MPI_INT, b, 1, MPI_INT, c);
+    MPI_Error_class(rc, &cls);
+    check(size == 1 || cls == MPI_ERR_BUFFER,
+          "rank %d: alltoall sendbuf == recvbuf after repeats: class %d", rank, cls);
+    rc = MPI_Alltoall(b, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, c);
+    MPI_Error_class(rc, &cls);
+    check(cls != MPI_SUCCESS, "rank %d: alltoall recvbuf MPI_IN_PLACE after repeats", rank);
+    MPI_Comm_free(&c);
+    unsetenv("COLIBRI_ALLTOALL_ALGORITHM");
+    colibri_config_reload();
+    for (int i = 0; i < 3; i++)
+        exchange_ints(MPI_COMM_WORLD, 3, i, false, "automatic again");
+}
+
 int main(int argc, char **argv)
 {
     h_init(&argc, &argv);
@@ -280,6 +353,7 @@ int main(int argc, char **argv)
     communicators();
     refusals();
     nonblocking();
+    exchanges();
     colibri_sparse_hint(MPI_COMM_WORLD, 0.5); /* the choice may change */
     for (int rep = 0; rep < 3; rep++)
         sum_doubles(MPI_COMM_WORLD, 8, rep, false, "after a sparse hint");
