@@ -151,12 +151,12 @@ int online_pick(const double *score, int n, int incumbent, double margin)
     return score[best] < score[incumbent] * (1 - margin) ? best : incumbent;
 }
 
-long long online_next_window(long long window, bool kept, const struct online_params *pr)
+long long online_next_window(long long window, bool kept, long long confirm,
+                             const struct online_params *pr)
 {
     const long long first = pr->window > 0 ? pr->window : 1;
-    const long long confirm = first < ONLINE_CONFIRM_WINDOW ? first : ONLINE_CONFIRM_WINDOW;
-    if (!kept || window <= 0)
-        return confirm; /* a first decision or a switch: confirmed soon */
+    if (!kept || window <= 0) /* a first decision or a switch: confirmed soon */
+        return confirm > 0 && confirm < first ? confirm : first;
     if (window < first)
         return first; /* confirmed: the full window */
     return window * 2 > ONLINE_WINDOW_MAX ? ONLINE_WINDOW_MAX : window * 2;
@@ -181,7 +181,10 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
      * always the incumbent (never slower than the MPI below) */
     if (native >= 0 && !(colibri[w] < ONLINE_NONE && agreed[w] < agreed[native] * (1 - pr->native_margin)))
         w = native;
-    s->window = online_next_window(s->window, first || w == s->winner, pr);
+    const bool long_shape =
+        (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES;
+    s->window = online_next_window(s->window, first || w == s->winner,
+                                   long_shape ? ONLINE_CONFIRM_LONG : ONLINE_CONFIRM_WINDOW, pr);
     s->switches += !first && w != s->winner;
     s->decisions++;
     s->winner = w;

@@ -63,8 +63,12 @@ struct online_params {
 #define ONLINE_DEFAULT_CALLS 5
 /* A first decision, and a switch, is confirmed by a re-check after this
  * many calls (or the window, if shorter): a shape's first exploration
- * runs while the program and the MPI below are still cold. */
-#define ONLINE_CONFIRM_WINDOW 64
+ * runs while the program and the MPI below are still cold.  Short shapes
+ * wait longer (their calls are cheap, their times noisier, and Intel MPI
+ * 2021.19's short alltoall warms up over its first ~250 calls); long ones
+ * (ONLINE_LONG_BYTES) are confirmed sooner. */
+#define ONLINE_CONFIRM_WINDOW 256
+#define ONLINE_CONFIRM_LONG 64
 #define ONLINE_WINDOW_MAX (1ll << 20)
 /* 10%: the agreed figures of a few calls err by about that much on a
  * shared 2-core machine (docs/tuning.md), and a colibri algorithm chosen
@@ -167,9 +171,11 @@ double online_fast_mean(double *v, int n);
  * the incumbent, else 0, is kept. */
 int online_pick(const double *score, int n, int incumbent, double margin);
 /* The window after a decision: the first, or a re-check that replaced the
- * winner (kept false): the confirmation window; a re-check that kept it:
- * the full window after a confirmation, else twice the last. */
-long long online_next_window(long long window, bool kept, const struct online_params *pr);
+ * winner (kept false): the confirmation window `confirm` (at most the full
+ * one); a re-check that kept it: the full window after a confirmation,
+ * else twice the last. */
+long long online_next_window(long long window, bool kept, long long confirm,
+                             const struct online_params *pr);
 
 /* The test hook (COLIBRI_ONLINE_FAKE): the seconds a timed call of
  * candidate `alg` ("native" or a catalog name) is taken to have lasted on

@@ -714,13 +714,14 @@ void select_describe(char *buf, size_t len)
                 "the first untimed; native's from the memo a "
                 "settled call takes), then the winner by the slowest rank's mean of its faster "
                 "half (colibri's only where %.0f%% faster than native), confirmed after %d "
-                "calls, re-checked after %ld, then in doubling windows (another colibri "
+                "calls (%d from %d KiB), re-checked after %ld, then in doubling windows (another colibri "
                 "algorithm past %.0f%%); nonblocking and "
                 "persistent calls take the decision of the blocking shape with their key; "
                 "alltoallv skips its size agreement for %d to %d calls while every shape "
                 "agreed on is settled on native%s\n",
                 (ONLINE_UNSURE - 1) * 100, cfg->online_calls, ONLINE_LONG_CALLS,
                 ONLINE_LONG_BYTES / 1024, ONLINE_NATIVE_MARGIN * 100,
-                ONLINE_CONFIRM_WINDOW, cfg->online_window, ONLINE_MARGIN * 100, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
+                ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG, ONLINE_LONG_BYTES / 1024,
+                cfg->online_window, ONLINE_MARGIN * 100, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
                 cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
 }

@@ -72,17 +72,19 @@ static void test_pick(void)
 
 static void test_window(void)
 {
-    CHECK(online_next_window(0, true, &PR) == 4, "first window");
-    CHECK(online_next_window(4, true, &PR) == 8, "kept: doubled");
-    CHECK(online_next_window(64, false, &PR) == 4, "switched: back to the first");
-    CHECK(online_next_window(ONLINE_WINDOW_MAX, true, &PR) == ONLINE_WINDOW_MAX, "capped");
+    CHECK(online_next_window(0, true, ONLINE_CONFIRM_WINDOW, &PR) == 4, "first window");
+    CHECK(online_next_window(4, true, ONLINE_CONFIRM_WINDOW, &PR) == 8, "kept: doubled");
+    CHECK(online_next_window(64, false, ONLINE_CONFIRM_WINDOW, &PR) == 4, "switched: back to the first");
+    CHECK(online_next_window(ONLINE_WINDOW_MAX, true, ONLINE_CONFIRM_WINDOW, &PR) == ONLINE_WINDOW_MAX, "capped");
     /* a window longer than the confirmation: a first decision and a switch
      * are confirmed after ONLINE_CONFIRM_WINDOW calls, then the full window */
     const struct online_params big = {5, 1024, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 0};
-    CHECK(online_next_window(0, true, &big) == ONLINE_CONFIRM_WINDOW, "first: confirmation");
-    CHECK(online_next_window(ONLINE_CONFIRM_WINDOW, true, &big) == 1024, "confirmed: full window");
-    CHECK(online_next_window(1024, true, &big) == 2048, "then doubled");
-    CHECK(online_next_window(2048, false, &big) == ONLINE_CONFIRM_WINDOW, "switch: confirmation");
+    CHECK(online_next_window(0, true, ONLINE_CONFIRM_WINDOW, &big) == ONLINE_CONFIRM_WINDOW, "first: confirmation");
+    CHECK(online_next_window(ONLINE_CONFIRM_WINDOW, true, ONLINE_CONFIRM_WINDOW, &big) == 1024, "confirmed: full window");
+    CHECK(online_next_window(1024, true, ONLINE_CONFIRM_WINDOW, &big) == 2048, "then doubled");
+    CHECK(online_next_window(2048, false, ONLINE_CONFIRM_WINDOW, &big) == ONLINE_CONFIRM_WINDOW, "switch: confirmation");
+    CHECK(online_next_window(0, true, ONLINE_CONFIRM_LONG, &big) == ONLINE_CONFIRM_LONG,
+          "a long shape: its own confirmation");
 }
 
 static struct online_key key(int64_t count)
