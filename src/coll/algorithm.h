@@ -161,6 +161,8 @@ DECLARE_ALGORITHM(allgatherv, ring);
 
 DECLARE_ALGORITHM(bcast, binomial);
 DECLARE_ALGORITHM(bcast, scatter_allgather);
+DECLARE_ALGORITHM(bcast, pipeline);
+DECLARE_ALGORITHM(bcast, binary_tree);
 
 DECLARE_ALGORITHM(barrier, dissemination);
 

@@ -72,6 +72,8 @@ const struct algorithm catalog[] = {
 
     ALG(bcast, COLIBRI_BCAST, binomial, 0),
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
+    ALG(bcast, COLIBRI_BCAST, pipeline, 0),
+    ALG(bcast, COLIBRI_BCAST, binary_tree, 0),
 
     ALG_K(barrier, COLIBRI_BARRIER, dissemination, 0),
 

@@ -19,7 +19,9 @@
  *    with gaps, in place or not, received as MPI_INT or as a resized type
  *    (a gap after every element);
  *  - bcast: every root, counts 0, 1, 2, 7, 131, 1000 ints, and the strided
- *    type (gaps untouched on every rank);
+ *    type (gaps untouched on every rank); the pipelined ones (pipeline,
+ *    binary_tree) also with COLIBRI_SEGMENT_BYTES 5 and 1000 (many
+ *    segments, cut mid-element);
  *  - barrier: no rank leaves before every rank has entered: each adds one
  *    to a counter in a shared-memory window before the barrier and reads
  *    p after it (when every rank shares a node, as here);
@@ -320,6 +322,24 @@ static void test_bcast(MPI_Comm comm, const char *cname)
             for (int root = 0; root < p; root++)
                 for (int st = 0; st < 2; st++)
                     bcast_case(comm, cname, names[a], counts[c], root, st, k++, false);
+    /* The pipelined ones cut the buffer in segments of COLIBRI_SEGMENT_BYTES
+     * (64 KiB, more than any count here): also in many short segments, 5
+     * bytes (cutting ints, and the packed strided type, mid-element) and
+     * 1000 (4000-byte buffers in four, the last short). */
+    static const char *const segs[] = {"5", "1000"};
+    for (unsigned g = 0; g < sizeof segs / sizeof *segs; g++) {
+        setenv("COLIBRI_SEGMENT_BYTES", segs[g], 1);
+        colibri_config_reload();
+        for (int a = 0; a < nalg; a++)
+            if (names[a] && strcmp(names[a], "native") &&
+                (!strcmp(names[a], "pipeline") || !strcmp(names[a], "binary_tree")))
+                for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++)
+                    for (int root = 0; root < p; root++)
+                        for (int st = 0; st < 2; st++)
+                            bcast_case(comm, cname, names[a], counts[c], root, st, k++, false);
+    }
+    unsetenv("COLIBRI_SEGMENT_BYTES");
+    colibri_config_reload();
 }
 
 /* ---- barrier ---- */

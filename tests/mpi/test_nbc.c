@@ -10,6 +10,7 @@
 // asan-ranks: 1 3 4
 // asan-env-ranks: COLIBRI_PROGRESS_THREAD=1 2
 // env-ranks: COLIBRI_ONLINE_FAKE=random:9,calls=2,window=1 2 3
+// env-ranks: COLIBRI_SEGMENT_BYTES=12 3 5
 /*
  * Nonblocking and persistent collectives, checked against a serial
  * expectation computed here (int sums: exact):
@@ -32,6 +33,9 @@
  *  - bad arguments: the MPI error class, no request, no buffer touched;
  *    a blocking-only algorithm forced on a nonblocking call is an error.
  * A second run line has COLIBRI_PROGRESS_THREAD=1 (MPI_THREAD_MULTIPLE).
+ * One with COLIBRI_SEGMENT_BYTES=12 runs the pipelined bcasts (and the
+ * segmented ring reductions) in many short segments, nonblocking and
+ * persistent.
  */
 #include <mpi.h>
 #include <stdbool.h>

@@ -32,6 +32,7 @@
 #include "patterns/blocks.h"
 #include "patterns/dissemination.h"
 #include "patterns/fold.h"
+#include "patterns/pipeline.h"
 #include "patterns/radix.h"
 
 static const char *describe(const struct lb_case *c)
@@ -148,14 +149,44 @@ static void test_allgatherv(int p, struct sched_cost *costs)
     free(v);
 }
 
+/* The pipelined bcasts (chain, binary tree) cut n bytes into k segments of
+ * seg bytes (0: 64 KiB): every rank but the root receives each segment
+ * once, k messages, n bytes; a rank sends each segment to each of its
+ * children (chain: the next rank, binary tree: 2x+1 and 2x+2 below p); a
+ * rank with a parent and children runs k + 1 rounds, any other k.  The
+ * model's steps are k + depth - 1 (chain depth p-1, tree floor(lg p)), and
+ * a step carries a segment to each child of an inner rank. */
+static bool pipelined_counts(const char *name, int p, int root, int64_t n, int64_t seg,
+                             double lat, double bw, const struct sched_cost *costs)
+{
+    const bool tree = strcmp(name, "binary_tree") == 0;
+    const int64_t s = seg ? seg : 65536, k = (n + s - 1) / s, sb = n < s ? n : s;
+    bool ok = true;
+    for (int i = 0; i < p; i++) {
+        const int x = (i - root + p) % p;
+        int kids = 0;
+        for (int j = 0; j < 2; j++)
+            kids += tree ? pipe_tree_child(x, j, p) >= 0 : j == 0 && x + 1 < p;
+        ok = ok && costs[i].bytes_recvd == (x ? n : 0) && costs[i].msgs_recvd == (x ? k : 0) &&
+             costs[i].bytes_sent == kids * n && costs[i].msgs_sent == kids * k &&
+             costs[i].rounds == (x && kids ? k + 1 : x || kids ? k : 0);
+    }
+    const int depth = tree ? floor_log2(p) : p - 1, c = tree && p > 2 ? 2 : 1;
+    return ok && (p == 1 ? lat == 0 && bw == 0
+                         : lat == (double)pipe_steps(k, depth) &&
+                               bw == (double)(pipe_steps(k, depth) * c * sb));
+}
+
 /* ---- bcast ---- */
 
-static void bcast_case(const char *name, int p, int root, int64_t n, struct sched_cost *costs)
+static void bcast_case(const char *name, int p, int root, int64_t n, int64_t seg,
+                       struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = lb_alg(COLIBRI_BCAST, name), .p = p, .block = n, .root = root};
+    struct lb_case c = {.alg = lb_alg(COLIBRI_BCAST, name), .p = p, .block = n, .root = root,
+                        .segment = seg};
     if (!run(&c, costs) || !n)
         return;
-    struct sched_params sp = {.size = p, .count = n, .elem_size = 1, .root = root};
+    struct sched_params sp = {.size = p, .count = n, .elem_size = 1, .root = root, .segment = seg};
     const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
     bool ok = true;
     if (strcmp(name, "binomial") == 0) {
@@ -163,24 +194,28 @@ static void bcast_case(const char *name, int p, int root, int64_t n, struct sche
             ok = ok && costs[i].bytes_recvd == (i == root ? 0 : n);
         ok = ok && costs[root].bytes_sent == ceil_log2(p) * n && lat == ceil_log2(p) &&
              bw == (double)(ceil_log2(p) * n);
-    } else {
+    } else if (strcmp(name, "scatter_allgather") == 0) {
         for (int i = 0; i < p; i++)
             ok = ok && costs[i].bytes_recvd < 2 * n && costs[i].bytes_recvd >= (i == root ? 0 : n - n / p - 1);
         ok = ok && lat == ceil_log2(p) + p - 1;
+    } else {
+        ok = pipelined_counts(name, p, root, n, seg, lat, bw, costs);
     }
-    check(ok, "%s: root sent %lld bytes, rank 0 received %lld; cost says %g rounds, %g bytes",
-          describe(&c), (long long)costs[root].bytes_sent, (long long)costs[0].bytes_recvd, lat,
-          bw);
+    check(ok, "%s segment=%lld: root sent %lld bytes, rank 0 received %lld; cost says %g rounds, %g bytes",
+          describe(&c), (long long)seg, (long long)costs[root].bytes_sent,
+          (long long)costs[0].bytes_recvd, lat, bw);
 }
 
 static void test_bcast(int p, struct sched_cost *costs)
 {
     const int64_t sizes[] = {0, 1, 3, p - 1, p + 1, 8 * p + 5};
-    const char *names[] = {"binomial", "scatter_allgather"};
-    for (unsigned ni = 0; ni < 2; ni++)
+    const char *names[] = {"binomial", "scatter_allgather", "pipeline", "binary_tree"};
+    const int64_t segs[] = {0, 1, 3, 7};
+    for (unsigned ni = 0; ni < 4; ni++)
         for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
             for (int root = 0; root < p; root += p <= 40 ? 1 : p / 7 + 1)
-                bcast_case(names[ni], p, root, sizes[si], costs);
+                for (unsigned gi = 0; gi < (ni < 2 ? 1 : 4); gi++)
+                    bcast_case(names[ni], p, root, sizes[si], segs[gi], costs);
 }
 
 /* ---- barrier ---- */
