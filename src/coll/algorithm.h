@@ -153,6 +153,7 @@ DECLARE_ALGORITHM(alltoallv, sloavx);
 DECLARE_ALGORITHM(allgather, recursive_doubling);
 DECLARE_ALGORITHM(allgather, bruck);
 DECLARE_ALGORITHM(allgather, ring);
+DECLARE_ALGORITHM(allgather, neighbor_exchange);
 
 /* allgatherv: rcounts and rdispls are every block's bytes and offset,
  * count all blocks' bytes and volume_max the largest block's. */

@@ -263,7 +263,8 @@ static void candidates(struct plan *pl)
         const struct algorithm *a = &catalog[i];
         if (a->coll != pl->coll || (a->restrictions & R_NEUTRAL) ||
             (pl->nonblocking && (a->restrictions & R_BLOCKING_ONLY)) ||
-            ((a->restrictions & R_POW2) && (nprocs & (nprocs - 1))))
+            ((a->restrictions & R_POW2) && (nprocs & (nprocs - 1))) ||
+            ((a->restrictions & R_EVEN) && nprocs % 2))
             continue;
         add(pl, a->name, 0, 0);
         if ((a->tunable_radix || strcmp(a->name, "knomial") == 0) && nprocs > 2)

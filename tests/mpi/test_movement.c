@@ -34,7 +34,9 @@
  *    nonblocking forms, checked from the standard's definitions;
  *  - errors: a root out of range (MPI_ERR_ROOT), unequal signatures
  *    (MPI_ERR_TRUNCATE), an unknown algorithm (MPI_ERR_ARG), with no
- *    buffer touched;
+ *    buffer touched; allgather's neighbor_exchange forced at odd p
+ *    (MPI_ERR_ARG, untouched: no fallback), run at even p; every
+ *    algorithm's loops skip those whose restrictions exclude p;
  *  - gather and scatter: every algorithm, auto and native, every root,
  *    counts 0, 1, 7, 131 ints, the root's side in each of allgather's
  *    receive types (gaps untouched), in place at the root or not, the
@@ -72,7 +74,7 @@ static int val(int r, int i, int k) { return (r * 131 + i * 7 + k * 17) % 100003
 
 static int algorithms(colibri_coll coll, const char **names, int max)
 {
-    return test_algorithms(coll, false, names, max);
+    return test_algorithms_for(coll, false, wsize, names, max); /* every comm here: wsize ranks */
 }
 
 static void check_last(MPI_Comm comm, colibri_coll coll, const char *alg)
@@ -543,6 +545,22 @@ static void test_errors(void)
     for (int i = 0; i < 8; i++)
         untouched = untouched && buf[i] == GUARD;
     CHECK(untouched, "a refused call wrote its buffer");
+    /* neighbour exchange pairs ranks: at odd p a forced call is refused
+     * (MPI_ERR_ARG, the buffer untouched), never run as another algorithm */
+    if (wsize <= 8) {
+        rc = colibri_allgather(sbuf, 1, MPI_INT, buf, 1, MPI_INT, c, "neighbor_exchange");
+        MPI_Error_class(rc, &cls);
+        untouched = true;
+        for (int i = 0; i < 8; i++)
+            untouched = untouched && buf[i] == GUARD;
+        if (wsize % 2)
+            CHECK(cls == MPI_ERR_ARG && untouched,
+                  "neighbor_exchange at odd p=%d: class %d, buffer %s", wsize, cls,
+                  untouched ? "untouched" : "written");
+        else
+            CHECK(rc == MPI_SUCCESS && buf[0] == 1 && buf[wsize - 1] == 1,
+                  "neighbor_exchange at even p=%d: rc %d", wsize, rc);
+    }
     MPI_Comm_free(&c);
 }
 

@@ -12,7 +12,8 @@
  * Each run checks every received byte, the untouched
  * send buffer, message sizes and deadlock.
  *
- * Counts: ring allgather p-1 rounds of one block each way; Bruck's
+ * Counts: ring allgather p-1 rounds of one block each way; neighbour
+ * exchange (even p) p/2 rounds, p-1 blocks received; Bruck's
  * ceil(log_k p) rounds and p-1 blocks received by every rank; recursive
  * doubling lg p' rounds (+2 folded), p-1 blocks received by every
  * survivor; binomial bcast's root sends ceil(lg p) whole buffers and every
@@ -78,6 +79,12 @@ static void allgather_case(const char *name, int p, int radix, int64_t b, bool i
                  costs[i].msgs_recvd >= radix_subrounds(p, k) &&
                  costs[i].msgs_recvd <= 2 * radix_subrounds(p, k);
         ok = ok && lat == dis_rounds(p, k) && bw == (double)((p - 1) * b);
+    } else if (strcmp(name, "neighbor_exchange") == 0) {
+        /* p/2 rounds: one block, then pairs of blocks, from a neighbour */
+        for (int i = 0; i < p; i++)
+            ok = ok && costs[i].rounds == p / 2 && costs[i].msgs_recvd == p / 2 &&
+                 costs[i].msgs_sent == p / 2 && costs[i].bytes_recvd == (p - 1) * b;
+        ok = ok && lat == p / 2 && bw == (double)((p - 1) * b);
     } else {
         const int q = pof2_floor(p), extra = p != q ? 2 : 0;
         for (int i = 0; i < p; i++) {
@@ -102,6 +109,8 @@ static void test_allgather(int p, struct sched_cost *costs)
             const int64_t b = blocks[bi];
             allgather_case("ring", p, 0, b, ip, costs);
             allgather_case("recursive_doubling", p, 0, b, ip, costs);
+            if (p % 2 == 0)
+                allgather_case("neighbor_exchange", p, 0, b, ip, costs);
             if (p <= 40) {
                 for (int k = 0; k <= p + 1; k++)
                     if (k != 1)
