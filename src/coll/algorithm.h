@@ -159,6 +159,7 @@ DECLARE_ALGORITHM(allgather, neighbor_exchange);
  * count all blocks' bytes and volume_max the largest block's. */
 DECLARE_ALGORITHM(allgatherv, recursive_doubling);
 DECLARE_ALGORITHM(allgatherv, ring);
+DECLARE_ALGORITHM(allgatherv, bruck);
 
 DECLARE_ALGORITHM(bcast, binomial);
 DECLARE_ALGORITHM(bcast, scatter_allgather);

@@ -70,6 +70,7 @@ const struct algorithm catalog[] = {
 
     ALG(allgatherv, COLIBRI_ALLGATHERV, recursive_doubling, 0),
     ALG(allgatherv, COLIBRI_ALLGATHERV, ring, 0),
+    ALG_K(allgatherv, COLIBRI_ALLGATHERV, bruck, 0),
 
     ALG(bcast, COLIBRI_BCAST, binomial, 0),
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),

@@ -17,7 +17,7 @@
  *    send buffer never written;
  *  - allgatherv: uneven counts with empty blocks, in reverse rank order
  *    with gaps, in place or not, received as MPI_INT or as a resized type
- *    (a gap after every element);
+ *    (a gap after every element); Bruck also at COLIBRI_RADIX 2 and 3;
  *  - bcast: every root, counts 0, 1, 2, 7, 131, 1000 ints, and the strided
  *    type (gaps untouched on every rank); the pipelined ones (pipeline,
  *    binary_tree) also with COLIBRI_SEGMENT_BYTES 5 and 1000 (many
@@ -216,7 +216,7 @@ static void allgatherv_case(MPI_Comm comm, const char *cname, const char *alg, i
     }
     MPI_Count *rc = malloc((size_t)p * sizeof *rc);
     MPI_Aint *rd = malloc((size_t)p * sizeof *rd);
-    int *ic = malloc((size_t)p * sizeof *ic), *id = malloc((size_t)p * sizeof *id), span = 0;
+    int *ic = calloc((size_t)p, sizeof *ic), *id = calloc((size_t)p, sizeof *id), span = 0;
     for (int j = p - 1; j >= 0; j--) {
         rc[j] = ic[j] = (j + n) % 3 == 0 ? 0 : n + j;
         rd[j] = id[j] = span;
@@ -269,6 +269,21 @@ static void test_allgatherv(MPI_Comm comm, const char *cname)
             for (int t = 0; t < 2; t++)
                 for (int ip = 0; ip < 2; ip++)
                     allgatherv_case(comm, cname, names[a], counts[c], t, ip, k++, false);
+    /* Bruck named runs at the model's radix (often p: one round); also at
+     * radix 2 and 3 (COLIBRI_RADIX), several rounds of runs of slots */
+    static const char *const radices[] = {"2", "3"};
+    for (unsigned g = 0; g < sizeof radices / sizeof *radices; g++) {
+        setenv("COLIBRI_RADIX", radices[g], 1);
+        colibri_config_reload();
+        for (int a = 0; a < nalg; a++)
+            if (names[a] && strcmp(names[a], "bruck") == 0)
+                for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++)
+                    for (int t = 0; t < 2; t++)
+                        for (int ip = 0; ip < 2; ip++)
+                            allgatherv_case(comm, cname, names[a], counts[c], t, ip, k++, false);
+    }
+    unsetenv("COLIBRI_RADIX");
+    colibri_config_reload();
 }
 
 /* ---- bcast ---- */

@@ -4,7 +4,8 @@
  * 129: allgather blocks of 0, 1, 3 and 8 bytes, in place or not, every
  * Bruck radix up to p (a selection past p = 40); bcast of 0, 1, 3, p-1,
  * p+1 and 8p+5 bytes from every root (a selection past p = 40); barrier
- * at every radix; allgatherv by both algorithms with random, empty,
+ * at every radix; allgatherv by its three algorithms (Bruck at radix 2,
+ * 3, p and past p: at most one message per partner and round) with random, empty,
  * single and uneven blocks, packed or reversed with gaps, in place or not;
  * gather and scatter by both algorithms, blocks of 0, 1, 3 and 8 bytes,
  * from every root (a selection past p = 40), in place at the root or not;
@@ -128,7 +129,8 @@ static void test_allgatherv(int p, struct sched_cost *costs)
 {
     int64_t *v = malloc((size_t)p * sizeof *v);
     uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(p + 1);
-    const char *names[] = {"ring", "recursive_doubling"};
+    const char *names[] = {"ring", "recursive_doubling", "bruck", "bruck", "bruck", "bruck"};
+    const int radices[] = {0, 0, 0, 3, p, p + 2}; /* bruck: 2 (default), 3, p, past p */
     for (int pat = 0; pat < 4; pat++) {
         int64_t total = 0;
         for (int j = 0; j < p; j++) {
@@ -139,17 +141,27 @@ static void test_allgatherv(int p, struct sched_cost *costs)
                               : (int64_t)(j % 3 == 0 ? 0 : j + 1); /* uneven */
             total += v[j];
         }
-        for (unsigned a = 0; a < 2; a++)
+        for (unsigned a = 0; a < sizeof names / sizeof *names; a++)
             for (int lay = 0; lay < 2; lay++)
                 for (int ip = 0; ip < 2; ip++) {
                     struct lb_case c = {.alg = lb_alg(COLIBRI_ALLGATHERV, names[a]), .p = p,
-                                        .counts = v, .in_place = ip,
+                                        .counts = v, .in_place = ip, .radix = radices[a],
                                         .displs = lay ? LB_REVERSED : LB_PACKED};
                     if (!run(&c, costs))
                         continue;
                     bool ok = true;
                     for (int i = 0; i < p; i++)
                         ok = ok && costs[i].bytes_recvd == total - v[i];
+                    if (strcmp(names[a], "bruck") == 0) {
+                        /* at most one message per partner and round, and
+                         * allgather's Bruck's rounds (fewer where the blocks
+                         * of a round are all empty) */
+                        struct sched_params sp = {.size = p, .radix = radices[a]};
+                        const int k = cost_radix(&sp);
+                        for (int i = 0; i < p; i++)
+                            ok = ok && costs[i].msgs_recvd <= radix_subrounds(p, k) &&
+                                 costs[i].rounds <= dis_rounds(p, k);
+                    }
                     check(ok, "%s pattern %d: rank 0 received %lld bytes, want %lld",
                           describe(&c), pat, (long long)costs[0].bytes_recvd,
                           (long long)(total - v[0]));

@@ -3,7 +3,8 @@
  * communication: the sparse reductions on the agreed shape of the data
  * (from test_sparse_kernels), alltoallv on a node layout (from
  * test_sloavx), alltoall by block size (from test_exchange_schedules),
- * bcast by buffer size (the pipelined trees only for long buffers).
+ * bcast by buffer size (the pipelined trees only for long buffers),
+ * allgatherv by block size (Bruck only for short blocks).
  *
  * Run as a singleton or `mpirun -n 1`.
  */
@@ -229,6 +230,28 @@ static void test_bcast_selection(void)
     }
 }
 
+/* Automatic allgatherv with the default model: Bruck for short blocks (its
+ * ceil(log_k p) rounds of k-1 messages against recursive doubling's message
+ * per block), not for long ones (its copies through scratch). */
+static void test_allgatherv_selection(void)
+{
+    const struct { int p; int64_t block; bool bruck; } cases[] = {
+        {64, 8, true}, {100, 8, true}, {7, 64, true}, {64, 1 << 20, false}, {100, 1 << 20, false}};
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const int p = cases[i].p;
+        int64_t *v = malloc(2 * (size_t)p * sizeof *v);
+        for (int j = 0; j < p; j++)
+            v[j] = cases[i].block, v[p + j] = j * cases[i].block;
+        struct sched_params sp = {.size = p, .count = p * cases[i].block, .elem_size = 1,
+                                  .volume_max = cases[i].block, .rcounts = v, .rdispls = v + p};
+        const struct algorithm *a = select_auto(COLIBRI_ALLGATHERV, &sp);
+        check(a && (strcmp(a->name, "bruck") == 0) == cases[i].bruck,
+              "auto allgatherv p=%d, %lld B blocks: picked %s", p, (long long)cases[i].block,
+              a ? a->name : "none");
+        free(v);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -237,6 +260,7 @@ int main(int argc, char **argv)
     test_selection_sees_skew();
     test_alltoall_selection();
     test_bcast_selection();
+    test_allgatherv_selection();
     const int rc = check_summary();
     MPI_Finalize();
     return rc;
