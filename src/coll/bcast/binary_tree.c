@@ -43,11 +43,5 @@ int bcast_binary_tree_build(const struct sched_params *p, struct schedule *s)
 
 double bcast_binary_tree_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    if (p->size <= 1)
-        return 0;
-    const int64_t seg = pipeline_segment(p);
-    const double s = (double)(p->count < seg ? p->count : seg), c = p->size > 2 ? 2 : 1;
-    const double steps =
-        (double)pipe_steps(pipeline_model_segments(p), pipe_tree_depth(p->size - 1));
-    return steps * (m->alpha + (c + 1) * m->o + c * s * m->beta);
+    return pipeline_cost(p, m, pipe_tree_depth(p->size - 1), p->size > 2 ? 2 : 1);
 }

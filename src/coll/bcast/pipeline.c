@@ -36,10 +36,5 @@ int bcast_pipeline_build(const struct sched_params *p, struct schedule *s)
 
 double bcast_pipeline_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    if (p->size <= 1)
-        return 0;
-    const int64_t seg = pipeline_segment(p);
-    const double s = (double)(p->count < seg ? p->count : seg);
-    const double steps = (double)pipe_steps(pipeline_model_segments(p), pipe_chain_depth(p->size - 1));
-    return steps * (m->alpha + 2 * m->o + s * m->beta);
+    return pipeline_cost(p, m, pipe_chain_depth(p->size - 1), 1);
 }

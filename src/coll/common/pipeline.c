@@ -10,15 +10,21 @@
  */
 #include "pipeline.h"
 
+#include "../../patterns/pipeline.h"
 #include "../../patterns/ring.h"
 #include "ring.h"
 
 int64_t pipeline_segment(const struct sched_params *p) { return ring_segment(p); }
 
-int64_t pipeline_model_segments(const struct sched_params *p)
+double pipeline_cost(const struct sched_params *p, const struct cost_params *m, int depth,
+                     int children)
 {
-    const int64_t k = ring_nsegments(p->count, pipeline_segment(p));
-    return k > 1 ? k : 1;
+    if (p->size <= 1)
+        return 0;
+    const int64_t seg = pipeline_segment(p), k = ring_nsegments(p->count, seg);
+    const double s = (double)(p->count < seg ? p->count : seg);
+    const double steps = (double)pipe_steps(k > 1 ? k : 1, depth);
+    return steps * (m->alpha + (children + 1) * m->o + children * s * m->beta);
 }
 
 void pipeline_bcast(struct schedule *s, int parent, const int *children, int n_children,

@@ -14,10 +14,14 @@
  * else 64 KiB, as the ring reductions cut theirs (common/ring.h). */
 int64_t pipeline_segment(const struct sched_params *p);
 
-/* Segments of a buffer of n bytes as the cost models count them: at least
- * one (an empty buffer still costs the tree's latency in the model, so
- * that it never wins there). */
-int64_t pipeline_model_segments(const struct sched_params *p);
+/* The cost of the pipeline down a tree `depth` hops deep whose inner ranks
+ * have `children` children: k + depth - 1 steps (patterns/pipeline.h), each
+ * a message in and `children` out and a segment of s = min(n, segment)
+ * bytes to each child.  k counts at least one segment: an empty buffer
+ * still costs the tree's latency in the model (the schedule sends nothing
+ * then), so that the pipeline never wins there.  0 for p = 1. */
+double pipeline_cost(const struct sched_params *p, const struct cost_params *m, int depth,
+                     int children);
 
 /* Round j (0..k) receives segment j from `parent` (none for the root,
  * parent < 0) and sends segment j - 1 (the root: segment j) to each of the
