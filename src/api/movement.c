@@ -183,6 +183,8 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     c->sp.in_place = in_place;
     c->sp.nonblocking = kind != CALL_BLOCKING;
     c->sp.radix = (int)config_get()->radix;
+    /* the pipelined bcasts' segment, in bytes (elem_size 1) */
+    c->sp.segment = config_get()->segment_bytes;
     c->sp.count = a->coll == COLIBRI_BARRIER ? 0 : rcv.count * rcv.dti.size;
     if (a->coll == COLIBRI_ALLGATHERV) {
         int64_t *v = e->arrays = malloc((size_t)(size ? size : 1) * 4 * sizeof *v);

@@ -153,14 +153,18 @@ DECLARE_ALGORITHM(alltoallv, sloavx);
 DECLARE_ALGORITHM(allgather, recursive_doubling);
 DECLARE_ALGORITHM(allgather, bruck);
 DECLARE_ALGORITHM(allgather, ring);
+DECLARE_ALGORITHM(allgather, neighbor_exchange);
 
 /* allgatherv: rcounts and rdispls are every block's bytes and offset,
  * count all blocks' bytes and volume_max the largest block's. */
 DECLARE_ALGORITHM(allgatherv, recursive_doubling);
 DECLARE_ALGORITHM(allgatherv, ring);
+DECLARE_ALGORITHM(allgatherv, bruck);
 
 DECLARE_ALGORITHM(bcast, binomial);
 DECLARE_ALGORITHM(bcast, scatter_allgather);
+DECLARE_ALGORITHM(bcast, pipeline);
+DECLARE_ALGORITHM(bcast, binary_tree);
 
 DECLARE_ALGORITHM(barrier, dissemination);
 

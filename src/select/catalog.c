@@ -66,12 +66,16 @@ const struct algorithm catalog[] = {
     ALG(allgather, COLIBRI_ALLGATHER, recursive_doubling, 0),
     ALG_K(allgather, COLIBRI_ALLGATHER, bruck, 0),
     ALG(allgather, COLIBRI_ALLGATHER, ring, 0),
+    ALG(allgather, COLIBRI_ALLGATHER, neighbor_exchange, R_EVEN),
 
     ALG(allgatherv, COLIBRI_ALLGATHERV, recursive_doubling, 0),
     ALG(allgatherv, COLIBRI_ALLGATHERV, ring, 0),
+    ALG_K(allgatherv, COLIBRI_ALLGATHERV, bruck, 0),
 
     ALG(bcast, COLIBRI_BCAST, binomial, 0),
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
+    ALG(bcast, COLIBRI_BCAST, pipeline, 0),
+    ALG(bcast, COLIBRI_BCAST, binary_tree, 0),
 
     ALG_K(barrier, COLIBRI_BARRIER, dissemination, 0),
 
@@ -91,7 +95,8 @@ const struct algorithm catalog[] = {
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
 static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware",
-                                                "neutral-element", "blocking-only", "node-order"};
+                                                "neutral-element", "blocking-only", "node-order",
+                                                "even-p"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {
@@ -118,6 +123,8 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "needs a commutative operation";
     if ((a->restrictions & R_POW2) && (p->size & (p->size - 1)))
         return "needs a power-of-two number of processes";
+    if ((a->restrictions & R_EVEN) && p->size % 2)
+        return "needs an even number of processes";
     if ((a->restrictions & R_BLOCKING_ONLY) && p->nonblocking)
         return "runs only as a blocking call (it grows the node's shared segment mid-run)";
     if ((a->restrictions & R_NODE_AWARE) && !p->layout)

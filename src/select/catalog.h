@@ -30,6 +30,8 @@ enum restriction {
                                 * that have not reached it */
     R_NODE_ORDER = 1u << 5,  /* a non-commutative operation needs every node to hold
                               * consecutive ranks (it combines nodes in node order) */
+    R_EVEN = 1u << 6,        /* the process count must be even (neighbour exchange pairs
+                              * ranks 2m and 2m+1) */
     /* No in-place restriction exists on purpose: for MPI_Reduce only the root
      * may pass MPI_IN_PLACE, and a choice that depended on it would differ
      * between ranks.  Every algorithm supports MPI_IN_PLACE. */

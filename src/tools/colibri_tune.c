@@ -270,8 +270,8 @@ static void add(struct plan *pl, const char *alg, int radix, long long segment)
 /* native, then the catalog's algorithms that can run this form on p ranks,
  * each with its variants: radix 2, 4, 8, ... up to p for the k-ary ones
  * (the catalog's tunable-radix entries, and allreduce knomial, whose radix
- * the model does not tune), three pipeline segments for ring (the only
- * segmented algorithms).  Sparse algorithms are left out: they win only on
+ * the model does not tune), three pipeline segments for ring and the
+ * pipelined bcasts (the segmented algorithms).  Sparse algorithms are left out: they win only on
  * sparse data, which selection recognises by itself (docs/sparse.md). */
 static void candidates(struct plan *pl)
 {
@@ -283,13 +283,16 @@ static void candidates(struct plan *pl)
         const struct algorithm *a = &catalog[i];
         if (a->coll != pl->coll || (a->restrictions & R_NEUTRAL) ||
             (pl->nonblocking && (a->restrictions & R_BLOCKING_ONLY)) ||
-            ((a->restrictions & R_POW2) && (nprocs & (nprocs - 1))))
+            ((a->restrictions & R_POW2) && (nprocs & (nprocs - 1))) ||
+            ((a->restrictions & R_EVEN) && nprocs % 2))
             continue;
         add(pl, a->name, 0, 0);
         if ((a->tunable_radix || strcmp(a->name, "knomial") == 0) && nprocs > 2)
             for (int k = 2; k <= nprocs && k <= 64; k *= 2)
                 add(pl, a->name, k, 0);
-        if (strcmp(a->name, "ring") == 0)
+        if (strcmp(a->name, "ring") == 0 ||
+            (pl->coll == COLIBRI_BCAST &&
+             (strcmp(a->name, "pipeline") == 0 || strcmp(a->name, "binary_tree") == 0)))
             for (long long s = 64 << 10; s <= (4 << 20); s *= 8)
                 add(pl, a->name, 0, s);
     }

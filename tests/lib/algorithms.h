@@ -28,4 +28,32 @@ static inline int test_algorithms(colibri_coll coll, bool nonblocking, const cha
     return n;
 }
 
+/* Whether the catalog's restrictions let `name` run on p ranks at all
+ * (power-of-two, even-p): a forced call on other p is refused with
+ * MPI_ERR_ARG, never run as another algorithm.  auto and native: always. */
+static inline bool test_algorithm_fits(colibri_coll coll, const char *name, int p)
+{
+    for (int i = 0; name && i < colibri_catalog_size(); i++) {
+        colibri_algorithm_info info;
+        colibri_catalog_get(i, &info);
+        if (info.coll != coll || strcmp(info.name, name) != 0)
+            continue;
+        return !(strstr(info.restrictions, "even-p") && p % 2) &&
+               !(strstr(info.restrictions, "power-of-two") && (p & (p - 1)));
+    }
+    return true;
+}
+
+/* test_algorithms without those that cannot run on p ranks. */
+static inline int test_algorithms_for(colibri_coll coll, bool nonblocking, int p,
+                                      const char **names, int max)
+{
+    const int n = test_algorithms(coll, nonblocking, names, max);
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (test_algorithm_fits(coll, names[i], p))
+            names[kept++] = names[i];
+    return kept;
+}
+
 #endif

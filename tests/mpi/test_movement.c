@@ -17,9 +17,11 @@
  *    send buffer never written;
  *  - allgatherv: uneven counts with empty blocks, in reverse rank order
  *    with gaps, in place or not, received as MPI_INT or as a resized type
- *    (a gap after every element);
+ *    (a gap after every element); Bruck also at COLIBRI_RADIX 2 and 3;
  *  - bcast: every root, counts 0, 1, 2, 7, 131, 1000 ints, and the strided
- *    type (gaps untouched on every rank);
+ *    type (gaps untouched on every rank); the pipelined ones (pipeline,
+ *    binary_tree) also with COLIBRI_SEGMENT_BYTES 5 and 1000 (many
+ *    segments, cut mid-element);
  *  - barrier: no rank leaves before every rank has entered: each adds one
  *    to a counter in a shared-memory window before the barrier and reads
  *    p after it (when every rank shares a node, as here);
@@ -32,7 +34,9 @@
  *    nonblocking forms, checked from the standard's definitions;
  *  - errors: a root out of range (MPI_ERR_ROOT), unequal signatures
  *    (MPI_ERR_TRUNCATE), an unknown algorithm (MPI_ERR_ARG), with no
- *    buffer touched;
+ *    buffer touched; allgather's neighbor_exchange forced at odd p
+ *    (MPI_ERR_ARG, untouched: no fallback), run at even p; every
+ *    algorithm's loops skip those whose restrictions exclude p;
  *  - gather and scatter: every algorithm, auto and native, every root,
  *    counts 0, 1, 7, 131 ints, the root's side in each of allgather's
  *    receive types (gaps untouched), in place at the root or not, the
@@ -70,7 +74,7 @@ static int val(int r, int i, int k) { return (r * 131 + i * 7 + k * 17) % 100003
 
 static int algorithms(colibri_coll coll, const char **names, int max)
 {
-    return test_algorithms(coll, false, names, max);
+    return test_algorithms_for(coll, false, wsize, names, max); /* every comm here: wsize ranks */
 }
 
 static void check_last(MPI_Comm comm, colibri_coll coll, const char *alg)
@@ -212,7 +216,7 @@ static void allgatherv_case(MPI_Comm comm, const char *cname, const char *alg, i
     }
     MPI_Count *rc = malloc((size_t)p * sizeof *rc);
     MPI_Aint *rd = malloc((size_t)p * sizeof *rd);
-    int *ic = malloc((size_t)p * sizeof *ic), *id = malloc((size_t)p * sizeof *id), span = 0;
+    int *ic = calloc((size_t)p, sizeof *ic), *id = calloc((size_t)p, sizeof *id), span = 0;
     for (int j = p - 1; j >= 0; j--) {
         rc[j] = ic[j] = (j + n) % 3 == 0 ? 0 : n + j;
         rd[j] = id[j] = span;
@@ -265,6 +269,21 @@ static void test_allgatherv(MPI_Comm comm, const char *cname)
             for (int t = 0; t < 2; t++)
                 for (int ip = 0; ip < 2; ip++)
                     allgatherv_case(comm, cname, names[a], counts[c], t, ip, k++, false);
+    /* Bruck named runs at the model's radix (often p: one round); also at
+     * radix 2 and 3 (COLIBRI_RADIX), several rounds of runs of slots */
+    static const char *const radices[] = {"2", "3"};
+    for (unsigned g = 0; g < sizeof radices / sizeof *radices; g++) {
+        setenv("COLIBRI_RADIX", radices[g], 1);
+        colibri_config_reload();
+        for (int a = 0; a < nalg; a++)
+            if (names[a] && strcmp(names[a], "bruck") == 0)
+                for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++)
+                    for (int t = 0; t < 2; t++)
+                        for (int ip = 0; ip < 2; ip++)
+                            allgatherv_case(comm, cname, names[a], counts[c], t, ip, k++, false);
+    }
+    unsetenv("COLIBRI_RADIX");
+    colibri_config_reload();
 }
 
 /* ---- bcast ---- */
@@ -320,6 +339,24 @@ static void test_bcast(MPI_Comm comm, const char *cname)
             for (int root = 0; root < p; root++)
                 for (int st = 0; st < 2; st++)
                     bcast_case(comm, cname, names[a], counts[c], root, st, k++, false);
+    /* The pipelined ones cut the buffer in segments of COLIBRI_SEGMENT_BYTES
+     * (64 KiB, more than any count here): also in many short segments, 5
+     * bytes (cutting ints, and the packed strided type, mid-element) and
+     * 1000 (4000-byte buffers in four, the last short). */
+    static const char *const segs[] = {"5", "1000"};
+    for (unsigned g = 0; g < sizeof segs / sizeof *segs; g++) {
+        setenv("COLIBRI_SEGMENT_BYTES", segs[g], 1);
+        colibri_config_reload();
+        for (int a = 0; a < nalg; a++)
+            if (names[a] && strcmp(names[a], "native") &&
+                (!strcmp(names[a], "pipeline") || !strcmp(names[a], "binary_tree")))
+                for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++)
+                    for (int root = 0; root < p; root++)
+                        for (int st = 0; st < 2; st++)
+                            bcast_case(comm, cname, names[a], counts[c], root, st, k++, false);
+    }
+    unsetenv("COLIBRI_SEGMENT_BYTES");
+    colibri_config_reload();
 }
 
 /* ---- barrier ---- */
@@ -523,6 +560,22 @@ static void test_errors(void)
     for (int i = 0; i < 8; i++)
         untouched = untouched && buf[i] == GUARD;
     CHECK(untouched, "a refused call wrote its buffer");
+    /* neighbour exchange pairs ranks: at odd p a forced call is refused
+     * (MPI_ERR_ARG, the buffer untouched), never run as another algorithm */
+    if (wsize <= 8) {
+        rc = colibri_allgather(sbuf, 1, MPI_INT, buf, 1, MPI_INT, c, "neighbor_exchange");
+        MPI_Error_class(rc, &cls);
+        untouched = true;
+        for (int i = 0; i < 8; i++)
+            untouched = untouched && buf[i] == GUARD;
+        if (wsize % 2)
+            CHECK(cls == MPI_ERR_ARG && untouched,
+                  "neighbor_exchange at odd p=%d: class %d, buffer %s", wsize, cls,
+                  untouched ? "untouched" : "written");
+        else
+            CHECK(rc == MPI_SUCCESS && buf[0] == 1 && buf[wsize - 1] == 1,
+                  "neighbor_exchange at even p=%d: rc %d", wsize, rc);
+    }
     MPI_Comm_free(&c);
 }
 

@@ -10,6 +10,7 @@
 // asan-ranks: 1 3 4
 // asan-env-ranks: COLIBRI_PROGRESS_THREAD=1 2
 // env-ranks: COLIBRI_ONLINE_FAKE=random:9,calls=2,window=1 2 3
+// env-ranks: COLIBRI_SEGMENT_BYTES=12 3 5
 /*
  * Nonblocking and persistent collectives, checked against a serial
  * expectation computed here (int sums: exact):
@@ -23,7 +24,8 @@
  *  - MPI_Request_free on a running collective (it still completes);
  *  - persistent requests (colibri_*_init, and MPI_*_init on an MPI-4
  *    library) started many times with new buffer contents, by MPI_Start
- *    and MPI_Startall, then freed;
+ *    and MPI_Startall, then freed: the first algorithm and auto, and for
+ *    bcast, allgather and allgatherv every algorithm;
  *  - the interposed MPI_I* entry points (int counts);
  *  - a non-contiguous type (strided vector) in nonblocking and persistent
  *    alltoall: packed at every start, gaps untouched;
@@ -32,6 +34,9 @@
  *  - bad arguments: the MPI error class, no request, no buffer touched;
  *    a blocking-only algorithm forced on a nonblocking call is an error.
  * A second run line has COLIBRI_PROGRESS_THREAD=1 (MPI_THREAD_MULTIPLE).
+ * One with COLIBRI_SEGMENT_BYTES=12 runs the pipelined bcasts (and the
+ * segmented ring reductions) in many short segments, nonblocking and
+ * persistent.
  */
 #include <mpi.h>
 #include <stdbool.h>
@@ -481,7 +486,7 @@ static void complete_mixed(MPI_Request *coll, int style, bool check_status, bool
 
 static int algorithms(colibri_coll coll, const char **names, int max)
 {
-    return test_algorithms(coll, true, names, max);
+    return test_algorithms_for(coll, true, wsize, names, max); /* every comm here: wsize ranks */
 }
 
 static void test_every_algorithm(void)
@@ -634,45 +639,50 @@ static void test_persistent(void)
     for (int coll = 0; coll < COLIBRI_NCOLL; coll++) {
         const char *names[32];
         int nalg = algorithms((colibri_coll)coll, names, 32);
-        /* the first algorithm and auto, each started 5 times, two at once */
-        struct inst t[2];
-        MPI_Request r[2];
-        const char *pick[2] = {names[0], names[nalg - 2]};
-        for (int i = 0; i < 2; i++) {
-            inst_init(&t[i], (colibri_coll)coll, pick[i], 50 + i, MPI_COMM_WORLD);
-            inst_fill(&t[i], 0);
-            int rc = inst_call(&t[i], true, &r[i]);
-            CHECK(rc == MPI_SUCCESS && r[i] != MPI_REQUEST_NULL, "%s_init rc %d",
-                  colibri_coll_name(t[i].coll), rc);
-        }
-        for (int k = 0; k < 5; k++) {
+        /* the first algorithm and auto, each started 5 times, two at once;
+         * for the data-movement collectives every algorithm in turn */
+        const bool every = coll == COLIBRI_BCAST || coll == COLIBRI_ALLGATHER ||
+                           coll == COLIBRI_ALLGATHERV;
+        for (int a0 = 0; a0 < (every ? nalg - 2 : 1); a0++) {
+            struct inst t[2];
+            MPI_Request r[2];
+            const char *pick[2] = {names[a0], names[nalg - 2]};
             for (int i = 0; i < 2; i++) {
-                inst_fill(&t[i], k);
-                t[i].root = 0; /* persistent reduce: root fixed at init */
-                if (t[i].coll == COLIBRI_REDUCE && t[i].crank != 0)
-                    for (int j = 0; j < t[i].n; j++)
-                        t[i].expect[j] = SENTINEL;
-                else if (t[i].coll == COLIBRI_REDUCE)
-                    for (int j = 0; j < t[i].n; j++) {
-                        t[i].expect[j] = 0;
-                        for (int q = 0; q < wsize; q++)
-                            t[i].expect[j] += val(q, j, k);
-                    }
+                inst_init(&t[i], (colibri_coll)coll, pick[i], 50 + i, MPI_COMM_WORLD);
+                inst_fill(&t[i], 0);
+                int rc = inst_call(&t[i], true, &r[i]);
+                CHECK(rc == MPI_SUCCESS && r[i] != MPI_REQUEST_NULL, "%s_init rc %d",
+                      colibri_coll_name(t[i].coll), rc);
             }
-            if (k % 2)
-                MPI_Startall(2, r);
-            else
-                MPI_Start(&r[0]), MPI_Start(&r[1]);
+            for (int k = 0; k < 5; k++) {
+                for (int i = 0; i < 2; i++) {
+                    inst_fill(&t[i], k);
+                    t[i].root = 0; /* persistent reduce: root fixed at init */
+                    if (t[i].coll == COLIBRI_REDUCE && t[i].crank != 0)
+                        for (int j = 0; j < t[i].n; j++)
+                            t[i].expect[j] = SENTINEL;
+                    else if (t[i].coll == COLIBRI_REDUCE)
+                        for (int j = 0; j < t[i].n; j++) {
+                            t[i].expect[j] = 0;
+                            for (int q = 0; q < wsize; q++)
+                                t[i].expect[j] += val(q, j, k);
+                        }
+                }
+                if (k % 2)
+                    MPI_Startall(2, r);
+                else
+                    MPI_Start(&r[0]), MPI_Start(&r[1]);
+                for (int i = 0; i < 2; i++) {
+                    complete_mixed(&r[i], style, false, true);
+                    style = (style + 1) % S_NSTYLES;
+                    inst_verify(&t[i], "persistent");
+                }
+            }
             for (int i = 0; i < 2; i++) {
-                complete_mixed(&r[i], style, false, true);
-                style = (style + 1) % S_NSTYLES;
-                inst_verify(&t[i], "persistent");
+                MPI_Request_free(&r[i]);
+                CHECK(r[i] == MPI_REQUEST_NULL, "MPI_Request_free of a persistent request");
+                inst_free(&t[i]);
             }
-        }
-        for (int i = 0; i < 2; i++) {
-            MPI_Request_free(&r[i]);
-            CHECK(r[i] == MPI_REQUEST_NULL, "MPI_Request_free of a persistent request");
-            inst_free(&t[i]);
         }
     }
 #if MPI_VERSION >= 4

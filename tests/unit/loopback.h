@@ -70,6 +70,7 @@ struct lb_case {
     int64_t *sizes;                   /* p x NSEG_SIZES: each rank's sched_params.sizes_out
                                          after its last call (NULL: not asked) */
     int root;                         /* bcast, gather(v), scatter(v) */
+    int64_t segment;                  /* pipelined bcasts' segment (0: their default) */
 };
 
 /* Allgatherv: `counts` has p entries, rank i's block of counts[i] bytes
@@ -664,6 +665,7 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         r->sp.elem_size = 1;
         r->sp.in_place = c->in_place;
         r->sp.radix = c->radix;
+        r->sp.segment = c->segment;
         r->sp.layout = c->layout;
         r->sp.sizes_out = c->sizes ? c->sizes + 3 * (int64_t)i : NULL;
         if (c->counts) {

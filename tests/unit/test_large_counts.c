@@ -604,7 +604,7 @@ int main(int argc, char **argv)
         most_ops = 0;
         for (int k = 0; k < ns; k++) {
             int p = sizes[k];
-            if ((a->restrictions & R_POW2) && (p & (p - 1)))
+            if (((a->restrictions & R_POW2) && (p & (p - 1))) || ((a->restrictions & R_EVEN) && p % 2))
                 continue;
             switch (a->coll) {
             case COLIBRI_ALLTOALL:

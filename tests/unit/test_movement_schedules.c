@@ -4,7 +4,8 @@
  * 129: allgather blocks of 0, 1, 3 and 8 bytes, in place or not, every
  * Bruck radix up to p (a selection past p = 40); bcast of 0, 1, 3, p-1,
  * p+1 and 8p+5 bytes from every root (a selection past p = 40); barrier
- * at every radix; allgatherv by both algorithms with random, empty,
+ * at every radix; allgatherv by its three algorithms (Bruck at radix 2,
+ * 3, p and past p: at most one message per partner and round) with random, empty,
  * single and uneven blocks, packed or reversed with gaps, in place or not;
  * gather and scatter by both algorithms, blocks of 0, 1, 3 and 8 bytes,
  * from every root (a selection past p = 40), in place at the root or not;
@@ -12,7 +13,8 @@
  * Each run checks every received byte, the untouched
  * send buffer, message sizes and deadlock.
  *
- * Counts: ring allgather p-1 rounds of one block each way; Bruck's
+ * Counts: ring allgather p-1 rounds of one block each way; neighbour
+ * exchange (even p) p/2 rounds, p-1 blocks received; Bruck's
  * ceil(log_k p) rounds and p-1 blocks received by every rank; recursive
  * doubling lg p' rounds (+2 folded), p-1 blocks received by every
  * survivor; binomial bcast's root sends ceil(lg p) whole buffers and every
@@ -32,6 +34,7 @@
 #include "patterns/blocks.h"
 #include "patterns/dissemination.h"
 #include "patterns/fold.h"
+#include "patterns/pipeline.h"
 #include "patterns/radix.h"
 
 static const char *describe(const struct lb_case *c)
@@ -77,6 +80,12 @@ static void allgather_case(const char *name, int p, int radix, int64_t b, bool i
                  costs[i].msgs_recvd >= radix_subrounds(p, k) &&
                  costs[i].msgs_recvd <= 2 * radix_subrounds(p, k);
         ok = ok && lat == dis_rounds(p, k) && bw == (double)((p - 1) * b);
+    } else if (strcmp(name, "neighbor_exchange") == 0) {
+        /* p/2 rounds: one block, then pairs of blocks, from a neighbour */
+        for (int i = 0; i < p; i++)
+            ok = ok && costs[i].rounds == p / 2 && costs[i].msgs_recvd == p / 2 &&
+                 costs[i].msgs_sent == p / 2 && costs[i].bytes_recvd == (p - 1) * b;
+        ok = ok && lat == p / 2 && bw == (double)((p - 1) * b);
     } else {
         const int q = pof2_floor(p), extra = p != q ? 2 : 0;
         for (int i = 0; i < p; i++) {
@@ -101,6 +110,8 @@ static void test_allgather(int p, struct sched_cost *costs)
             const int64_t b = blocks[bi];
             allgather_case("ring", p, 0, b, ip, costs);
             allgather_case("recursive_doubling", p, 0, b, ip, costs);
+            if (p % 2 == 0)
+                allgather_case("neighbor_exchange", p, 0, b, ip, costs);
             if (p <= 40) {
                 for (int k = 0; k <= p + 1; k++)
                     if (k != 1)
@@ -118,7 +129,8 @@ static void test_allgatherv(int p, struct sched_cost *costs)
 {
     int64_t *v = malloc((size_t)p * sizeof *v);
     uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(p + 1);
-    const char *names[] = {"ring", "recursive_doubling"};
+    const char *names[] = {"ring", "recursive_doubling", "bruck", "bruck", "bruck", "bruck"};
+    const int radices[] = {0, 0, 0, 3, p, p + 2}; /* bruck: 2 (default), 3, p, past p */
     for (int pat = 0; pat < 4; pat++) {
         int64_t total = 0;
         for (int j = 0; j < p; j++) {
@@ -129,17 +141,27 @@ static void test_allgatherv(int p, struct sched_cost *costs)
                               : (int64_t)(j % 3 == 0 ? 0 : j + 1); /* uneven */
             total += v[j];
         }
-        for (unsigned a = 0; a < 2; a++)
+        for (unsigned a = 0; a < sizeof names / sizeof *names; a++)
             for (int lay = 0; lay < 2; lay++)
                 for (int ip = 0; ip < 2; ip++) {
                     struct lb_case c = {.alg = lb_alg(COLIBRI_ALLGATHERV, names[a]), .p = p,
-                                        .counts = v, .in_place = ip,
+                                        .counts = v, .in_place = ip, .radix = radices[a],
                                         .displs = lay ? LB_REVERSED : LB_PACKED};
                     if (!run(&c, costs))
                         continue;
                     bool ok = true;
                     for (int i = 0; i < p; i++)
                         ok = ok && costs[i].bytes_recvd == total - v[i];
+                    if (strcmp(names[a], "bruck") == 0) {
+                        /* at most one message per partner and round, and
+                         * allgather's Bruck's rounds (fewer where the blocks
+                         * of a round are all empty) */
+                        struct sched_params sp = {.size = p, .radix = radices[a]};
+                        const int k = cost_radix(&sp);
+                        for (int i = 0; i < p; i++)
+                            ok = ok && costs[i].msgs_recvd <= radix_subrounds(p, k) &&
+                                 costs[i].rounds <= dis_rounds(p, k);
+                    }
                     check(ok, "%s pattern %d: rank 0 received %lld bytes, want %lld",
                           describe(&c), pat, (long long)costs[0].bytes_recvd,
                           (long long)(total - v[0]));
@@ -148,14 +170,44 @@ static void test_allgatherv(int p, struct sched_cost *costs)
     free(v);
 }
 
+/* The pipelined bcasts (chain, binary tree) cut n bytes into k segments of
+ * seg bytes (0: 64 KiB): every rank but the root receives each segment
+ * once, k messages, n bytes; a rank sends each segment to each of its
+ * children (chain: the next rank, binary tree: 2x+1 and 2x+2 below p); a
+ * rank with a parent and children runs k + 1 rounds, any other k.  The
+ * model's steps are k + depth - 1 (chain depth p-1, tree floor(lg p)), and
+ * a step carries a segment to each child of an inner rank. */
+static bool pipelined_counts(const char *name, int p, int root, int64_t n, int64_t seg,
+                             double lat, double bw, const struct sched_cost *costs)
+{
+    const bool tree = strcmp(name, "binary_tree") == 0;
+    const int64_t s = seg ? seg : 65536, k = (n + s - 1) / s, sb = n < s ? n : s;
+    bool ok = true;
+    for (int i = 0; i < p; i++) {
+        const int x = (i - root + p) % p;
+        int kids = 0;
+        for (int j = 0; j < 2; j++)
+            kids += tree ? pipe_tree_child(x, j, p) >= 0 : j == 0 && x + 1 < p;
+        ok = ok && costs[i].bytes_recvd == (x ? n : 0) && costs[i].msgs_recvd == (x ? k : 0) &&
+             costs[i].bytes_sent == kids * n && costs[i].msgs_sent == kids * k &&
+             costs[i].rounds == (x && kids ? k + 1 : x || kids ? k : 0);
+    }
+    const int depth = tree ? floor_log2(p) : p - 1, c = tree && p > 2 ? 2 : 1;
+    return ok && (p == 1 ? lat == 0 && bw == 0
+                         : lat == (double)pipe_steps(k, depth) &&
+                               bw == (double)(pipe_steps(k, depth) * c * sb));
+}
+
 /* ---- bcast ---- */
 
-static void bcast_case(const char *name, int p, int root, int64_t n, struct sched_cost *costs)
+static void bcast_case(const char *name, int p, int root, int64_t n, int64_t seg,
+                       struct sched_cost *costs)
 {
-    struct lb_case c = {.alg = lb_alg(COLIBRI_BCAST, name), .p = p, .block = n, .root = root};
+    struct lb_case c = {.alg = lb_alg(COLIBRI_BCAST, name), .p = p, .block = n, .root = root,
+                        .segment = seg};
     if (!run(&c, costs) || !n)
         return;
-    struct sched_params sp = {.size = p, .count = n, .elem_size = 1, .root = root};
+    struct sched_params sp = {.size = p, .count = n, .elem_size = 1, .root = root, .segment = seg};
     const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
     bool ok = true;
     if (strcmp(name, "binomial") == 0) {
@@ -163,24 +215,28 @@ static void bcast_case(const char *name, int p, int root, int64_t n, struct sche
             ok = ok && costs[i].bytes_recvd == (i == root ? 0 : n);
         ok = ok && costs[root].bytes_sent == ceil_log2(p) * n && lat == ceil_log2(p) &&
              bw == (double)(ceil_log2(p) * n);
-    } else {
+    } else if (strcmp(name, "scatter_allgather") == 0) {
         for (int i = 0; i < p; i++)
             ok = ok && costs[i].bytes_recvd < 2 * n && costs[i].bytes_recvd >= (i == root ? 0 : n - n / p - 1);
         ok = ok && lat == ceil_log2(p) + p - 1;
+    } else {
+        ok = pipelined_counts(name, p, root, n, seg, lat, bw, costs);
     }
-    check(ok, "%s: root sent %lld bytes, rank 0 received %lld; cost says %g rounds, %g bytes",
-          describe(&c), (long long)costs[root].bytes_sent, (long long)costs[0].bytes_recvd, lat,
-          bw);
+    check(ok, "%s segment=%lld: root sent %lld bytes, rank 0 received %lld; cost says %g rounds, %g bytes",
+          describe(&c), (long long)seg, (long long)costs[root].bytes_sent,
+          (long long)costs[0].bytes_recvd, lat, bw);
 }
 
 static void test_bcast(int p, struct sched_cost *costs)
 {
     const int64_t sizes[] = {0, 1, 3, p - 1, p + 1, 8 * p + 5};
-    const char *names[] = {"binomial", "scatter_allgather"};
-    for (unsigned ni = 0; ni < 2; ni++)
+    const char *names[] = {"binomial", "scatter_allgather", "pipeline", "binary_tree"};
+    const int64_t segs[] = {0, 1, 3, 7};
+    for (unsigned ni = 0; ni < 4; ni++)
         for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
             for (int root = 0; root < p; root += p <= 40 ? 1 : p / 7 + 1)
-                bcast_case(names[ni], p, root, sizes[si], costs);
+                for (unsigned gi = 0; gi < (ni < 2 ? 1 : 4); gi++)
+                    bcast_case(names[ni], p, root, sizes[si], segs[gi], costs);
 }
 
 /* ---- barrier ---- */

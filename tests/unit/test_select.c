@@ -2,7 +2,9 @@
  * Automatic algorithm selection (src/select/) on dry-run parameters, no
  * communication: the sparse reductions on the agreed shape of the data
  * (from test_sparse_kernels), alltoallv on a node layout (from
- * test_sloavx), alltoall by block size (from test_exchange_schedules).
+ * test_sloavx), alltoall by block size (from test_exchange_schedules),
+ * bcast by buffer size (the pipelined trees only for long buffers),
+ * allgatherv by block size (Bruck only for short blocks).
  *
  * Run as a singleton or `mpirun -n 1`.
  */
@@ -194,6 +196,62 @@ static void test_alltoall_selection(void)
     }
 }
 
+/* Automatic bcast with the default model: the chain only for long
+ * buffers (with one segment it is p-1 steps of the whole buffer, never
+ * fewer than the binomial tree's ceil(lg p)), so up to 16 KiB it is never
+ * chosen; nor is the binary tree at a power of two p, where its
+ * floor(lg p) levels of a + 3 o are no fewer than the binomial tree's
+ * rounds of a + 2 o.  At other p below 128 its one level less wins short
+ * buffers in the model (tests/smpi/bcast.sh: equal or slightly faster in
+ * simulated time).  At 16 MiB the chain wins on few ranks (its bytes tend
+ * to n b, the scatter-allgather's 2 n b) and the binary tree on 1024 (the
+ * chain's p-2 steps of filling the pipe and the ring's p-1 latencies are
+ * too many). */
+static void test_bcast_selection(void)
+{
+    const int ps[] = {2, 3, 4, 7, 8, 16, 64, 100, 1024};
+    for (unsigned i = 0; i < sizeof ps / sizeof *ps; i++)
+        for (int64_t n = 1; n <= 16 << 10; n *= 4) {
+            struct sched_params sp = {.size = ps[i], .count = n, .elem_size = 1, .root = 1};
+            const struct algorithm *a = select_auto(COLIBRI_BCAST, &sp);
+            const bool pow2 = (ps[i] & (ps[i] - 1)) == 0;
+            check(a && strcmp(a->name, "pipeline") &&
+                      (strcmp(a->name, "binary_tree") || (!pow2 && ps[i] < 128)),
+                  "auto bcast p=%d, %lld B: picked %s", ps[i], (long long)n, a ? a->name : "none");
+        }
+    const struct { int p; int64_t n; const char *want; } cases[] = {
+        {3, 16 << 20, "pipeline"}, {4, 16 << 20, "pipeline"}, {16, 16 << 20, "pipeline"},
+        {1024, 1 << 20, "binary_tree"}, {1024, 16 << 20, "binary_tree"}};
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct sched_params sp = {.size = cases[i].p, .count = cases[i].n, .elem_size = 1};
+        const struct algorithm *a = select_auto(COLIBRI_BCAST, &sp);
+        check(a && strcmp(a->name, cases[i].want) == 0, "auto bcast p=%d, %lld B: picked %s, want %s",
+              cases[i].p, (long long)cases[i].n, a ? a->name : "none", cases[i].want);
+    }
+}
+
+/* Automatic allgatherv with the default model: Bruck for short blocks (its
+ * ceil(log_k p) rounds of k-1 messages against recursive doubling's message
+ * per block), not for long ones (its copies through scratch). */
+static void test_allgatherv_selection(void)
+{
+    const struct { int p; int64_t block; bool bruck; } cases[] = {
+        {64, 8, true}, {100, 8, true}, {7, 64, true}, {64, 1 << 20, false}, {100, 1 << 20, false}};
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const int p = cases[i].p;
+        int64_t *v = malloc(2 * (size_t)p * sizeof *v);
+        for (int j = 0; j < p; j++)
+            v[j] = cases[i].block, v[p + j] = j * cases[i].block;
+        struct sched_params sp = {.size = p, .count = p * cases[i].block, .elem_size = 1,
+                                  .volume_max = cases[i].block, .rcounts = v, .rdispls = v + p};
+        const struct algorithm *a = select_auto(COLIBRI_ALLGATHERV, &sp);
+        check(a && (strcmp(a->name, "bruck") == 0) == cases[i].bruck,
+              "auto allgatherv p=%d, %lld B blocks: picked %s", p, (long long)cases[i].block,
+              a ? a->name : "none");
+        free(v);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -201,6 +259,8 @@ int main(int argc, char **argv)
     test_selection_sees_shared_links();
     test_selection_sees_skew();
     test_alltoall_selection();
+    test_bcast_selection();
+    test_allgatherv_selection();
     const int rc = check_summary();
     MPI_Finalize();
     return rc;
