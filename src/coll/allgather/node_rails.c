@@ -8,7 +8,8 @@
  * c' bytes of every block (c' = node_gather_piece: the p pieces of a use
  * fill what a slot holds for the reductions' chunk):
  *   1. every rank waits until its node is done with the slot's use
- *      NODE_SLOTS earlier, copies its piece into the slot at its position
+ *      NODE_SLOTS earlier (where that use belongs to an earlier call),
+ *      copies its piece into the slot at its position
  *      in node order (node 0's ranks, then node 1's, ...: each node's
  *      pieces one contiguous area, at the same place on every node) and
  *      says READY;
@@ -90,8 +91,14 @@ int allgather_node_rails_build(const struct sched_params *p, struct schedule *s)
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
         const int64_t at = node_chunk_at(k, piece), m = node_chunk_len(b, k, piece);
-        /* 1. its piece into the node's area */
-        node_reuse_wait(s, &v, u);
+        /* 1. its piece into the node's area, once the slot is free: the
+         * wait is for uses of earlier calls only, as within a call this
+         * rank's wait for use u-1 (REDUCED of the rails, READY on one
+         * node) already says that every rank of the node has said READY
+         * there, i.e. DONE with use u-2 (a wait the tests find makes no
+         * difference) */
+        if (u < NODE_SLOTS)
+            node_reuse_wait(s, &v, u);
         sched_copy_slot(s, u, p->in_place ? BUF_RECV : BUF_SEND,
                         p->in_place ? p->rank * b + at : at, BUF_SHM, (first + v.li) * m, m);
         node_set(s, &v, u, NODE_READY);
