@@ -181,6 +181,59 @@ static void test_allgather(void)
            check_failed == before ? "ok" : "FAILED", runs);
 }
 
+/* The slots' protocol, which calls of different collectives on one
+ * communicator share: every rank sets its DONE in every use of its run
+ * (a later writer of the slot waits for it), sets only its own flags, and
+ * names flags of its node's slot. */
+static void test_protocol(void)
+{
+    const struct algorithm *algs[3] = {lb_alg(COLIBRI_BCAST, "node_leader"),
+                                       lb_alg(COLIBRI_BARRIER, "node_leader"),
+                                       lb_alg(COLIBRI_ALLGATHER, "node_rails")};
+    const struct algorithm *bin = lb_alg(COLIBRI_BCAST, "binomial");
+    const struct algorithm *dis = lb_alg(COLIBRI_BARRIER, "dissemination");
+    const long long before = check_failed;
+    for (int k = 0; k < N_LAYOUTS; k++) {
+        const struct node_layout *l = &lay[k].l;
+        const int p = layout_sizes[k];
+        for (int a = 0; a < 3; a++)
+            for (int r = 0; r < p; r++) {
+                struct sched_params sp = {.rank = r, .size = p, .root = p / 2, .count = 7,
+                                          .elem_size = 1, .layout = l, .node_chunk = p + 2,
+                                          .inner = a == 0 ? bin->build : dis->build};
+                struct schedule s;
+                sched_init(&s);
+                if (!check(algs[a]->build(&sp, &s) == 0, "%s builds", algs[a]->name))
+                    continue;
+                const int li = l->local_index[r];
+                const int L = l->node_start[l->node_of[r] + 1] - l->node_start[l->node_of[r]];
+                int64_t done = 0;
+                for (uint32_t i = 0; i < s.n_ops; i++) {
+                    const struct sched_op *op = &s.ops[i];
+                    const int64_t f = op->kind == SOP_FLAG_SET ? op->dst_off : op->src_off;
+                    if (op->kind != SOP_FLAG_SET && op->kind != SOP_FLAG_WAIT)
+                        continue;
+                    check(f >= 0 && f < node_slot_flags(L) && (op->flags & SOP_SLOT_MASK),
+                          "%s rank %d: flag %lld outside its slot", algs[a]->name, r,
+                          (long long)f);
+                    if (op->kind == SOP_FLAG_SET) {
+                        check(f / NODE_FLAG_KINDS == li, "%s rank %d sets another's flag",
+                              algs[a]->name, r);
+                        /* DONE of uses 0, 1, 2, ... in order */
+                        if (f == node_flag(li, NODE_DONE) && op->count == done)
+                            done++;
+                    }
+                }
+                check(done == s.shm_epochs && s.shm_epochs > 0,
+                      "%s layout %s rank %d: DONE in %lld of its %lld uses", algs[a]->name,
+                      layout_names[k], r, (long long)done, (long long)s.shm_epochs);
+                sched_free(&s);
+            }
+    }
+    printf("%-10s %-12s %s\n", "protocol", "node-aware",
+           check_failed == before ? "ok (every use ends with every rank's DONE)" : "FAILED");
+}
+
 /* ---- a missing wait must show ---- */
 
 static const struct algorithm *drop_base;
@@ -388,6 +441,7 @@ int main(void)
     test_bcast();
     test_barrier();
     test_allgather();
+    test_protocol();
     test_dropped_waits();
     test_dry_runs();
     for (int k = 0; k < N_LAYOUTS; k++)

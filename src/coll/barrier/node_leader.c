@@ -4,7 +4,8 @@
  *   2. the leader (local rank 0) waits for every READY of its node, then
  *      runs the flat barrier between leaders (the selector's choice for
  *      N ranks: dissemination with its radix);
- *   3. it says REDUCED, which every other rank of the node waits for.
+ *   3. it says REDUCED, which every other rank of the node waits for;
+ *      every rank says DONE (a later user of the slot waits for it).
  * A rank leaves once its leader has heard from every leader, each of
  * which had heard from every rank of its node.  No slot data, so no
  * reuse wait: a flag only grows, and a leader sets REDUCED of a later
@@ -49,6 +50,10 @@ int barrier_node_leader_build(const struct sched_params *p, struct schedule *s)
     } else {
         node_wait(s, &v, 0, NODE_REDUCED, 0, 1);
     }
+    /* the slot's protocol: every use ends with every rank's DONE, which
+     * the next call to write into this slot (a bcast's, a reduction's)
+     * waits for */
+    node_set(s, &v, 0, NODE_DONE);
     sched_round(s);
     s->shm_epochs = 1;
     return s->oom ? -1 : 0;
