@@ -7,10 +7,12 @@
  *   3. it says REDUCED, which every other rank of the node waits for;
  *      every rank says DONE (a later user of the slot waits for it).
  * A rank leaves once its leader has heard from every leader, each of
- * which had heard from every rank of its node.  No slot data, so no
- * reuse wait: a flag only grows, and a leader sets REDUCED of a later
- * use of the slot only once every rank has said READY there, i.e. has
- * left this call.
+ * which had heard from every rank of its node.  No slot data, so a rank
+ * waits only for its own DONE of the slot's use NODE_SLOTS earlier (an
+ * outstanding nonblocking call of its own, which must set its flags
+ * there first: flags only grow); a leader sets REDUCED of a later use of
+ * the slot only once every rank has said READY there, i.e. has left this
+ * call.
  *
  * Memory traffic: none (flags only).
  *
@@ -30,6 +32,11 @@ int barrier_node_leader_build(const struct sched_params *p, struct schedule *s)
     node_view_init(&v, p);
     if (v.N > 1 && !p->inner)
         return -1;
+    /* Its own flags of this slot only grow: a nonblocking call of its own
+     * that took the slot's use NODE_SLOTS earlier may not have run yet,
+     * and would store a lower epoch over these (its waiters would then
+     * wait for ever).  The others' earlier uses need no wait: no data. */
+    sched_flag_wait(s, 0, node_flag(v.li, NODE_DONE), -NODE_SLOTS);
     node_set(s, &v, 0, NODE_READY);
     if (v.li == 0) {
         node_wait(s, &v, 0, NODE_READY, 1, v.L - 1);
