@@ -24,6 +24,7 @@
  * allgather's carry (p - L) b in and L (N-1) b out, the least there is,
  * in one round of ceil((N-1)/G) messages each way per rail.
  */
+#include "flag_waits.h"
 #include "loopback.h"
 #include "../lib/check.h"
 
@@ -244,35 +245,7 @@ static int dropped_build(const struct sched_params *p, struct schedule *s)
     const int rc = drop_base->build(p, s);
     if (rc != 0 || p->rank != drop_rank)
         return rc;
-    int seen = 0;
-    for (uint32_t r = 0; r < s->n_rounds; r++) {
-        struct sched_round *rd = &s->rounds[r];
-        for (uint32_t i = rd->first_op; i < rd->first_op + rd->n_ops; i++) {
-            if (s->ops[i].kind != SOP_FLAG_WAIT || seen++ != drop_wait)
-                continue;
-            memmove(&s->ops[i], &s->ops[i + 1], (s->n_ops - i - 1) * sizeof *s->ops);
-            s->n_ops--;
-            rd->n_ops--;
-            for (uint32_t q = r + 1; q < s->n_rounds; q++)
-                s->rounds[q].first_op--;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-/* Flag wait w of a schedule: whether it can hold anything back within a
- * run (a wait for a use before the run's first holds at once), and the
- * local rank whose flag it waits for. */
-static bool wait_matters(const struct schedule *s, int w, int *owner)
-{
-    int seen = 0;
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        if (s->ops[i].kind == SOP_FLAG_WAIT && seen++ == w) {
-            *owner = (int)(s->ops[i].src_off / NODE_FLAG_KINDS);
-            return s->ops[i].count >= 0;
-        }
-    return false;
+    return flag_wait_drop(s, drop_wait);
 }
 
 /* Every wait of every rank of case c (its algorithm the real one) removed

@@ -24,6 +24,7 @@
 #include "patterns/node_reduce.h"
 #include "patterns/nodes.h"
 #include "select/catalog.h"
+#include "flag_waits.h"
 #include "symbolic.h"
 
 #define CHECK_MAX_LINES 40
@@ -436,37 +437,7 @@ static int rails_dropped(const struct sched_params *p, struct schedule *s)
     int rc = allreduce_node_rails_build(p, s);
     if (rc != 0 || p->rank != drop_rank)
         return rc;
-    int seen = 0;
-    for (uint32_t r = 0; r < s->n_rounds; r++) {
-        struct sched_round *rd = &s->rounds[r];
-        for (uint32_t i = rd->first_op; i < rd->first_op + rd->n_ops; i++) {
-            if (s->ops[i].kind != SOP_FLAG_WAIT || seen++ != drop_wait)
-                continue;
-            /* out of the op list: every later round starts one op earlier */
-            memmove(&s->ops[i], &s->ops[i + 1], (s->n_ops - i - 1) * sizeof *s->ops);
-            s->n_ops--;
-            rd->n_ops--;
-            for (uint32_t q = r + 1; q < s->n_rounds; q++)
-                s->rounds[q].first_op--;
-            return 0;
-        }
-    }
-    return -1; /* no such wait */
-}
-
-/* Flag wait w of a schedule: whether it can hold back anything in a
- * single call (a reuse wait, a negative delta, for a use before the
- * call's first holds at once), and the local rank whose flag it waits
- * for. */
-static bool wait_matters(const struct schedule *s, int w, int *owner)
-{
-    int seen = 0;
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        if (s->ops[i].kind == SOP_FLAG_WAIT && seen++ == w) {
-            *owner = (int)(s->ops[i].src_off / NODE_FLAG_KINDS);
-            return s->ops[i].count >= 0;
-        }
-    return false;
+    return flag_wait_drop(s, drop_wait);
 }
 
 static void test_rails(void)
