@@ -12,6 +12,11 @@
  * no rank leaves before it has heard (directly, or through flags and
  * others' messages) from every rank.
  *
+ * The slots' protocol, which calls of different collectives on one
+ * communicator share, holds in every rank's schedule: its DONE in every
+ * use, a wait before its first flag of the first two uses (a barrier
+ * without either hung on real ranks).
+ *
  * Removing any one flag wait from one rank's schedule (one that can hold
  * something back within the run: not a wait for a use before the call's
  * first, nor for the rank's own flag) must fail one of those checks, in
@@ -184,8 +189,9 @@ static void test_allgather(void)
 
 /* The slots' protocol, which calls of different collectives on one
  * communicator share: every rank sets its DONE in every use of its run
- * (a later writer of the slot waits for it), sets only its own flags, and
- * names flags of its node's slot. */
+ * (a later writer of the slot waits for it), sets only its own flags,
+ * names flags of its node's slot, and waits before its first set of a
+ * use. */
 static void test_protocol(void)
 {
     const struct algorithm *algs[3] = {lb_alg(COLIBRI_BCAST, "node_leader"),
@@ -209,6 +215,10 @@ static void test_protocol(void)
                 const int li = l->local_index[r];
                 const int L = l->node_start[l->node_of[r] + 1] - l->node_start[l->node_of[r]];
                 int64_t done = 0;
+                /* a wait since the last use's first set, before this
+                 * use's first set (next: the use whose first set is due) */
+                bool waited = false;
+                int64_t next = 0;
                 for (uint32_t i = 0; i < s.n_ops; i++) {
                     const struct sched_op *op = &s.ops[i];
                     const int64_t f = op->kind == SOP_FLAG_SET ? op->dst_off : op->src_off;
@@ -217,6 +227,20 @@ static void test_protocol(void)
                     check(f >= 0 && f < node_slot_flags(L) && (op->flags & SOP_SLOT_MASK),
                           "%s rank %d: flag %lld outside its slot", algs[a]->name, r,
                           (long long)f);
+                    /* uses 0 and 1, whose slots an earlier call used
+                     * last, start with a wait (for this rank's own earlier
+                     * use of the slot, or for a rank that waited for
+                     * it): an outstanding nonblocking call of its own on
+                     * the slot would otherwise store a lower epoch over
+                     * this use's flags afterwards (within a call, the
+                     * uses of a slot follow one another anyway) */
+                    waited |= op->kind == SOP_FLAG_WAIT;
+                    if (op->kind == SOP_FLAG_SET && op->count == next) {
+                        check(next >= NODE_SLOTS || waited,
+                              "%s layout %s rank %d: use %lld starts with a set", algs[a]->name,
+                              layout_names[k], r, (long long)next);
+                        waited = false, next++;
+                    }
                     if (op->kind == SOP_FLAG_SET) {
                         check(f / NODE_FLAG_KINDS == li, "%s rank %d sets another's flag",
                               algs[a]->name, r);
