@@ -30,36 +30,12 @@
  * in one round of ceil((N-1)/G) messages each way per rail.
  */
 #include "flag_waits.h"
+#include "node_layouts.h"
 #include "loopback.h"
 #include "../lib/check.h"
 
 #include "coll/algorithm.h"
 #include "patterns/node_segment.h"
-
-struct layout_mem {
-    int *mem;
-    struct node_layout l;
-};
-
-static void make_layout(struct layout_mem *m, int p, const int *leader_of)
-{
-    m->mem = malloc(4 * ((size_t)p + 1) * sizeof(int));
-    int *node_of = m->mem, *local = node_of + p + 1, *start = local + p + 1,
-        *ranks = start + p + 1;
-    m->l.n_nodes = node_layout_fill(p, leader_of, node_of, local, start, ranks);
-    m->l.node_of = node_of, m->l.local_index = local;
-    m->l.node_start = start, m->l.node_ranks = ranks;
-}
-
-/* N nodes of L ranks, consecutive (rr = 0) or round-robin (rr = 1). */
-static void even_layout(struct layout_mem *m, int N, int L, int rr)
-{
-    int p = N * L, *leader = malloc((size_t)p * sizeof *leader);
-    for (int r = 0; r < p; r++)
-        leader[r] = rr ? r % N : r - r % L;
-    make_layout(m, p, leader);
-    free(leader);
-}
 
 #define N_LAYOUTS 9
 static const char *const layout_names[N_LAYOUTS] = {
@@ -362,7 +338,7 @@ static void test_dropped_waits(void)
         }
     }
     for (int k = 0; k < 3; k++)
-        free(sm[k].mem);
+        free(sm[k].node_of);
     printf("%-10s %-12s %s (bcast %d of %d waits removed caught, barrier %d of %d, allgather "
            "%d of %d)\n",
            "waits", "node-aware", check_failed == before ? "ok" : "FAILED", caught[0], tried[0],
@@ -442,6 +418,6 @@ int main(void)
     test_dropped_waits();
     test_dry_runs();
     for (int k = 0; k < N_LAYOUTS; k++)
-        free(lay[k].mem);
+        free(lay[k].node_of);
     return check_summary();
 }

@@ -25,37 +25,11 @@
 #include "patterns/nodes.h"
 #include "select/catalog.h"
 #include "flag_waits.h"
+#include "node_layouts.h"
 #include "symbolic.h"
 
 #define CHECK_MAX_LINES 40
 #include "../lib/check.h"
-
-struct layout_mem {
-    int *node_of, *local_index, *node_start, *node_ranks;
-    struct node_layout l;
-};
-
-static void make_layout(struct layout_mem *m, int p, const int *leader_of)
-{
-    m->node_of = malloc(4 * ((size_t)p + 1) * sizeof(int));
-    m->local_index = m->node_of + p + 1;
-    m->node_start = m->local_index + p + 1;
-    m->node_ranks = m->node_start + p + 1;
-    m->l.n_nodes = node_layout_fill(p, leader_of, m->node_of, m->local_index, m->node_start,
-                                    m->node_ranks);
-    m->l.node_of = m->node_of, m->l.local_index = m->local_index;
-    m->l.node_start = m->node_start, m->l.node_ranks = m->node_ranks;
-}
-
-/* N nodes of L ranks, consecutive (rr = 0) or round-robin (rr = 1). */
-static void even_layout(struct layout_mem *m, int N, int L, int rr)
-{
-    int p = N * L, *leader = malloc((size_t)p * sizeof *leader);
-    for (int r = 0; r < p; r++)
-        leader[r] = rr ? r % N : r - r % L;
-    make_layout(m, p, leader);
-    free(leader);
-}
 
 struct totals {
     double max_port;          /* bytes a node's port sends, the busiest node */
