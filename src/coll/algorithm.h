@@ -154,6 +154,7 @@ DECLARE_ALGORITHM(allgather, recursive_doubling);
 DECLARE_ALGORITHM(allgather, bruck);
 DECLARE_ALGORITHM(allgather, ring);
 DECLARE_ALGORITHM(allgather, neighbor_exchange);
+DECLARE_ALGORITHM(allgather, node_rails);
 
 /* allgatherv: rcounts and rdispls are every block's bytes and offset,
  * count all blocks' bytes and volume_max the largest block's. */
@@ -165,8 +166,10 @@ DECLARE_ALGORITHM(bcast, binomial);
 DECLARE_ALGORITHM(bcast, scatter_allgather);
 DECLARE_ALGORITHM(bcast, pipeline);
 DECLARE_ALGORITHM(bcast, binary_tree);
+DECLARE_ALGORITHM(bcast, node_leader);
 
 DECLARE_ALGORITHM(barrier, dissemination);
+DECLARE_ALGORITHM(barrier, node_leader);
 
 /* gather and scatter: `count` is a block's bytes (every rank's alike), the
  * root's buffer p blocks in rank order.  gatherv and scatterv: `count` is

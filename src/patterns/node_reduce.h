@@ -100,6 +100,15 @@ static inline int64_t node_chunk_len(int64_t n, int64_t k, int64_t C)
     return rest < C ? (rest > 0 ? rest : 0) : C;
 }
 
+/* A node-aware allgather's piece of every rank's block per use of a
+ * slot, in bytes: the slot holds the p pieces of the use (one per rank of
+ * the communicator, node after node), within the (Lmax + 1) C bytes that
+ * a slot holds for the reductions' chunk C (0: not even one byte). */
+static inline int64_t node_gather_piece(int64_t C, int Lmax, int p)
+{
+    return p > 0 ? (int64_t)(Lmax + 1) * C / p : 0;
+}
+
 /* Slice i of R of m elements: [m i / R, m (i+1) / R), lengths differing by
  * at most one. */
 static inline int64_t node_slice_at(int64_t m, int i, int R) { return m * i / R; }

@@ -2,6 +2,7 @@
 #include "catalog.h"
 
 #include "../patterns/node_reduce.h"
+#include "../patterns/nodes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +68,7 @@ const struct algorithm catalog[] = {
     ALG_K(allgather, COLIBRI_ALLGATHER, bruck, 0),
     ALG(allgather, COLIBRI_ALLGATHER, ring, 0),
     ALG(allgather, COLIBRI_ALLGATHER, neighbor_exchange, R_EVEN),
+    ALG(allgather, COLIBRI_ALLGATHER, node_rails, R_NODE_AWARE),
 
     ALG(allgatherv, COLIBRI_ALLGATHERV, recursive_doubling, 0),
     ALG(allgatherv, COLIBRI_ALLGATHERV, ring, 0),
@@ -76,8 +78,10 @@ const struct algorithm catalog[] = {
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
     ALG(bcast, COLIBRI_BCAST, pipeline, 0),
     ALG(bcast, COLIBRI_BCAST, binary_tree, 0),
+    ALG(bcast, COLIBRI_BCAST, node_leader, R_NODE_AWARE),
 
     ALG_K(barrier, COLIBRI_BARRIER, dissemination, 0),
+    ALG(barrier, COLIBRI_BARRIER, node_leader, R_NODE_AWARE),
 
     ALG(gather, COLIBRI_GATHER, binomial, 0),
     ALG(gather, COLIBRI_GATHER, linear, 0),
@@ -129,8 +133,15 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "runs only as a blocking call (it grows the node's shared segment mid-run)";
     if ((a->restrictions & R_NODE_AWARE) && !p->layout)
         return "needs the node layout (node-aware)";
-    if ((a->restrictions & R_NODE_AWARE) && a->coll < COLIBRI_ALLTOALL && p->node_chunk < 1)
+    /* every node-aware algorithm but SLOAVx's goes through the slots of
+     * the communicator's reduction segment */
+    if ((a->restrictions & R_NODE_AWARE) && a->coll != COLIBRI_ALLTOALLV && p->node_chunk < 1)
         return "needs a node reduction segment that holds an element of the type "
+               "(COLIBRI_NODE_SHM_BYTES)";
+    if ((a->restrictions & R_NODE_AWARE) && a->coll == COLIBRI_ALLGATHER &&
+        node_gather_piece(p->node_chunk, node_max_ranks(p->layout->n_nodes, p->layout->node_start),
+                          p->size) < 1)
+        return "needs a node reduction segment that holds a byte of every rank's block "
                "(COLIBRI_NODE_SHM_BYTES)";
     if ((a->restrictions & R_NODE_ORDER) && !p->commutative &&
         !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks))

@@ -251,6 +251,14 @@ static double modelled_flat(const struct algorithm *a, const struct sched_params
     return best;
 }
 
+/* Whether node-aware `a` runs a flat algorithm of its collective between
+ * nodes (the reductions', the leaders' broadcast and barrier), chosen
+ * here; the others (node_rails' exchanges) run their own. */
+static bool node_has_inner(const struct algorithm *a)
+{
+    return coll_reduces(a->coll) || a->coll == COLIBRI_BCAST || a->coll == COLIBRI_BARRIER;
+}
+
 /*
  * A node-aware reduction runs a flat algorithm between nodes: the one that
  * makes it cheapest in the model (same collective, no node or sparse
@@ -262,7 +270,7 @@ static double modelled_node(const struct algorithm *a, struct sched_params *p,
                             const struct cost_params *m)
 {
     p->inner = NULL, p->inner_cost = NULL, p->inner_radix = p->radix;
-    if (p->layout->n_nodes == 1 || !coll_reduces(a->coll))
+    if (p->layout->n_nodes == 1 || !node_has_inner(a))
         return a->cost(p, m);
     struct sched_params sub = {.size = p->layout->n_nodes, .count = p->count,
                                .commutative = p->commutative, .nonblocking = p->nonblocking,
@@ -328,7 +336,7 @@ static double modelled(const struct algorithm *a, const struct sched_params *p,
 {
     *q = *p;
     *radix = p->radix;
-    if ((a->restrictions & R_NODE_AWARE) && coll_reduces(a->coll))
+    if ((a->restrictions & R_NODE_AWARE) && node_has_inner(a))
         return a->tunable_radix ? modelled_rails(a, q, m, radix) : modelled_node(a, q, m);
     struct cost_params flat = *m;
     if (!coll_reduces(a->coll))

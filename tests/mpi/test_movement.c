@@ -5,6 +5,7 @@
 // impi-ranks: 1 2
 // abi-ranks: 1 2
 // asan-ranks: 1 3
+// env-ranks: COLIBRI_NODE_SHM_BYTES=4096 3 5
 /*
  * Allgather, allgatherv, bcast, barrier, gather(v) and scatter(v), blocking, every algorithm of the catalog
  * found at run time and forced by name through the C API, then "auto" and

@@ -46,9 +46,11 @@ static void true_layout(MPI_Comm comm, int p, int *node_of, int *n_nodes)
     /* the lowest rank: SMPI orders split_type's result by world rank */
     PMPI_Allreduce(&r, &leader, 1, MPI_INT, MPI_MIN, node);
     /* gathered and broadcast: SMPI's default MPI_Allgather sends p^2
-     * messages, slow to simulate at 256 ranks */
-    MPI_Gather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, 0, comm);
-    MPI_Bcast(leaders, p, MPI_INT, 0, comm);
+     * messages, slow to simulate at 256 ranks; below colibri, whose
+     * automatic bcast may be node-aware and set up the communicator's
+     * node segment (collectives this check counts) */
+    PMPI_Gather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, 0, comm);
+    PMPI_Bcast(leaders, p, MPI_INT, 0, comm);
     *n_nodes = 0;
     for (int i = 0; i < p; i++)
         node_of[i] = leaders[i] == i ? (*n_nodes)++ : node_of[leaders[i]];

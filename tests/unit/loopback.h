@@ -14,7 +14,12 @@
  * the same size.
  *
  * Flags (SOP_FLAG_SET / SOP_FLAG_WAIT, the growable segment's: no slots)
- * are per node, LB_FLAGS per rank, kept across growths; a run's epoch is
+ * are per node, LB_FLAGS per rank, kept across growths.  With a
+ * `node_chunk` the segment is instead the reduction segment's NODE_SLOTS
+ * slots (patterns/node_reduce.h), each (Lmax + 1) node_chunk bytes, the
+ * least the runtime gives, with node_slot_flags(L) flags per slot, and an
+ * op marked with a use addresses the slot (epoch + use) mod NODE_SLOTS,
+ * as the executor does.  A run's epoch is
  * 1 plus the epochs of the rank's earlier calls, and a wait that does not
  * hold leaves its rank at that op.  With `calls` > 1 every rank runs the
  * call that many times in a row on the same segment and flags, each with
@@ -23,6 +28,14 @@
  * node-aware algorithm must survive without a barrier.  Ranks are stepped
  * in a different order each sweep (each as far as it can go, ascending,
  * descending, strided), so that a missing wait shows as a wrong byte.
+ *
+ * A barrier's ranks also carry what they know (whom they have heard from,
+ * directly or through others): a message carries its sender's when it is
+ * posted, a flag its setter's when it is set; after its call every rank
+ * must know every rank.  `order` steps the ranks in that order, each as
+ * far as it goes (the node-aware tests put a rank first and the rank it
+ * must wait for last, so that a missing wait shows); `starve` moves rank
+ * `slow` only when no other rank can, one step at a time.
  *
  * It checks: message sizes (a receive must get exactly what was sent),
  * deadlock, out-of-bounds access to any buffer, writes to the send buffer
@@ -50,6 +63,7 @@
 #include <string.h>
 
 #include "sched/schedule.h"
+#include "patterns/node_reduce.h"
 #include "patterns/nodes.h"
 #include "select/catalog.h"
 
@@ -71,6 +85,11 @@ struct lb_case {
                                          after its last call (NULL: not asked) */
     int root;                         /* bcast, gather(v), scatter(v) */
     int64_t segment;                  /* pipelined bcasts' segment (0: their default) */
+    int64_t node_chunk;               /* the reduction segment's chunk (0: growable segment) */
+    const struct algorithm *inner;    /* node-aware: the flat algorithm between nodes */
+    const int *order;                 /* p ranks: the stepping order (NULL: the sweeps) */
+    bool starve;                      /* rank `slow` moves only when no other rank can, */
+    int slow;                         /* one step at a time: it writes and reads late */
 };
 
 /* Allgatherv: `counts` has p entries, rank i's block of counts[i] bytes
@@ -118,6 +137,7 @@ static inline uint8_t lb_byte(int call, int src, int dst, int64_t t)
 struct lb_msg {
     uint8_t *data;
     int64_t len;
+    uint64_t *know; /* barrier: its sender's knowledge when posted */
 };
 
 struct lb_chan { /* messages from one rank to another, in order */
@@ -137,6 +157,7 @@ struct lb_rank {
     bool posted, arrived, done; /* arrived: the posted round's messages are in */
     bool shm_wait; /* waiting for its node's other ranks to grow the segment */
     int64_t *seq; /* channel sequence number of each op of the posted round */
+    uint64_t *know; /* barrier: the ranks it has heard from (lb_world.words) */
 };
 
 struct lb_world {
@@ -149,6 +170,9 @@ struct lb_world {
     int64_t *nflags;
     char *err;
     size_t errlen;
+    int64_t slot_bytes; /* the reduction segment's slots (0: growable segment) */
+    int words;          /* barrier knowledge: 64-bit words per set of ranks (0: not tracked) */
+    uint64_t **flag_know; /* per node, `words` per flag */
 };
 
 /* a's cost function with only a (rounds) or only b (bytes) set. */
@@ -185,6 +209,14 @@ static int lb_node(const struct lb_world *w, const struct lb_rank *r)
     return r->sp.layout ? r->sp.layout->node_of[r->sp.rank] : 0;
 }
 
+/* The slot an op of use u addresses (schedule.h: SOP_SLOT bits), 0 when
+ * it is not slot-relative or the segment has no slots. */
+static int64_t lb_slot(const struct lb_world *w, const struct lb_rank *r, unsigned flags)
+{
+    const unsigned rel = (flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT;
+    return w->slot_bytes && rel ? (int64_t)((r->epoch + rel - 1) % NODE_SLOTS) : 0;
+}
+
 /* The memory an op touches, bounds-checked. */
 static uint8_t *lb_at(struct lb_world *w, struct lb_rank *r, int buf, int64_t off, int64_t len)
 {
@@ -204,6 +236,16 @@ static uint8_t *lb_at(struct lb_world *w, struct lb_rank *r, int buf, int64_t of
         return NULL;
     }
     return base ? base + off : (uint8_t *)r; /* zero-length: any non-NULL pointer */
+}
+
+/* lb_at for op's side (buf, off): a slot-relative segment offset lands in
+ * its use's slot. */
+static uint8_t *lb_op_at(struct lb_world *w, struct lb_rank *r, const struct sched_op *op, int buf,
+                         int64_t off, int64_t len)
+{
+    if (buf == BUF_SHM)
+        off += lb_slot(w, r, op->flags) * w->slot_bytes;
+    return lb_at(w, r, buf, off, len);
 }
 
 static int lb_grow(uint8_t **b, int64_t *have, int64_t need, bool keep)
@@ -270,7 +312,7 @@ static int lb_post(struct lb_world *w, struct lb_rank *r)
             continue;
         if (op->peer < 0 || op->peer >= w->p)
             return lb_fail(w, "rank %d: peer %d out of range", r->sp.rank, op->peer);
-        uint8_t *mem = lb_at(w, r, op->src_buf, op->src_off, op->count);
+        uint8_t *mem = lb_op_at(w, r, op, op->src_buf, op->src_off, op->count);
         if (!mem)
             return -1;
         if (op->kind == SOP_RECV) {
@@ -291,6 +333,13 @@ static int lb_post(struct lb_world *w, struct lb_rank *r)
         if (!m->data)
             return lb_fail(w, "out of memory");
         memcpy(m->data, mem, (size_t)op->count);
+        m->know = NULL;
+        if (w->words) {
+            m->know = malloc((size_t)w->words * sizeof *m->know);
+            if (!m->know)
+                return lb_fail(w, "out of memory");
+            memcpy(m->know, r->know, (size_t)w->words * sizeof *m->know);
+        }
         r->seq[i] = c->n_sent++;
     }
     /* A receive may not overlap anything else the round sends or receives:
@@ -316,10 +365,24 @@ static int lb_post(struct lb_world *w, struct lb_rank *r)
     return 0;
 }
 
-/* The node flag an op addresses, bounds-checked (NULL: error). */
-static uint64_t *lb_flag(struct lb_world *w, struct lb_rank *r, int64_t idx)
+/* The node flag an op addresses, bounds-checked (NULL: error); *k its
+ * knowledge where tracked. */
+static uint64_t *lb_flag(struct lb_world *w, struct lb_rank *r, const struct sched_op *op,
+                         int64_t idx, uint64_t **k)
 {
     int node = lb_node(w, r);
+    if (w->slot_bytes) {
+        const struct node_layout *l = r->sp.layout;
+        const int L = l->node_start[node + 1] - l->node_start[node];
+        if (idx < 0 || idx >= node_slot_flags(L)) {
+            lb_fail(w, "rank %d round %u: flag %lld outside a slot's %d", r->sp.rank, r->round,
+                    (long long)idx, node_slot_flags(L));
+            return NULL;
+        }
+        idx += lb_slot(w, r, op->flags) * node_slot_flags(L);
+    }
+    if (k)
+        *k = w->words ? w->flag_know[node] + idx * w->words : NULL;
     if (idx < 0 || idx >= w->nflags[node]) {
         lb_fail(w, "rank %d round %u: flag %lld outside [0, %lld)", r->sp.rank, r->round,
                 (long long)idx, (long long)w->nflags[node]);
@@ -354,10 +417,12 @@ static int lb_complete(struct lb_world *w, struct lb_rank *r)
             return lb_fail(w, "rank %d round %u: receives %lld bytes from %d, which sent %lld",
                            r->sp.rank, r->round, (long long)op->count, op->peer,
                            (long long)m->len);
-        uint8_t *dst = lb_at(w, r, op->dst_buf, op->dst_off, op->count);
+        uint8_t *dst = lb_op_at(w, r, op, op->dst_buf, op->dst_off, op->count);
         if (!dst)
             return -1;
         memcpy(dst, m->data, (size_t)m->len);
+        for (int q = 0; q < w->words; q++)
+            r->know[q] |= m->know[q];
     }
     const bool arrived = r->arrived;
     const uint32_t first_local = r->local;
@@ -367,20 +432,28 @@ static int lb_complete(struct lb_world *w, struct lb_rank *r)
         if (op->kind == SOP_REDUCE)
             return lb_fail(w, "rank %d: reduction in a data-movement schedule", r->sp.rank);
         if (op->kind == SOP_FLAG_SET || op->kind == SOP_FLAG_WAIT) {
-            uint64_t *f = lb_flag(w, r, op->kind == SOP_FLAG_SET ? op->dst_off : op->src_off);
+            uint64_t *k;
+            uint64_t *f =
+                lb_flag(w, r, op, op->kind == SOP_FLAG_SET ? op->dst_off : op->src_off, &k);
             if (!f)
                 return -1;
-            if (op->kind == SOP_FLAG_SET)
+            if (op->kind == SOP_FLAG_SET) {
                 *f = r->epoch + (uint64_t)op->count;
-            else if (!(op->count < 0 && (uint64_t)-op->count >= r->epoch) &&
-                     *f < r->epoch + (uint64_t)op->count)
+                if (k)
+                    memcpy(k, r->know, (size_t)w->words * sizeof *k);
+            } else if (!(op->count < 0 && (uint64_t)-op->count >= r->epoch) &&
+                       *f < r->epoch + (uint64_t)op->count) {
                 return !arrived || r->local != first_local; /* blocked: progress? */
+            } else if (k) {
+                for (int q = 0; q < w->words; q++)
+                    r->know[q] |= k[q];
+            }
             continue;
         }
         if (op->kind != SOP_COPY)
             continue;
-        uint8_t *src = lb_at(w, r, op->src_buf, op->src_off, op->count);
-        uint8_t *dst = lb_at(w, r, op->dst_buf, op->dst_off, op->count);
+        uint8_t *src = lb_op_at(w, r, op, op->src_buf, op->src_off, op->count);
+        uint8_t *dst = lb_op_at(w, r, op, op->dst_buf, op->dst_off, op->count);
         if (!src || !dst)
             return -1;
         memmove(dst, src, (size_t)op->count);
@@ -462,6 +535,10 @@ static int lb_start(struct lb_world *w, const struct lb_case *c, int i, int call
         for (int64_t t = 0; t < lb_count(c, i, j); t++)
             r->sendbuf[off + t] = lb_byte(call, i, j, t);
     }
+    if (w->words) {
+        memset(r->know, 0, (size_t)w->words * sizeof *r->know);
+        r->know[i / 64] = 1ull << (i % 64);
+    }
     r->call = call;
     r->round = r->local = 0;
     r->posted = r->arrived = r->done = false;
@@ -510,6 +587,10 @@ static int lb_check(struct lb_world *w, const struct lb_case *c, int i)
             break;
         }
     free(want);
+    for (int q = 0; q < p && rc == 0 && w->words; q++)
+        if (!(r->know[q / 64] >> (q % 64) & 1))
+            rc = lb_fail(w, "rank %d call %d leaves the barrier without having heard from rank %d",
+                         i, r->call, q);
     const int64_t mine = c->alg->coll == COLIBRI_ALLGATHERV ? r->rc[i] : c->block;
     /* the root's send buffer of a scatter, every byte */
     for (int j = 0; j < p && rc == 0 && lb_rooted(c) && !lb_gathers(c) && i == c->root &&
@@ -591,7 +672,7 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
     err[0] = '\0';
     struct lb_world w = {p, calloc((size_t)p, sizeof(struct lb_rank)),
                          calloc((size_t)p * p, sizeof(struct lb_chan)), NULL, NULL, NULL, NULL,
-                         err, errlen};
+                         err, errlen, 0, 0, NULL};
     int nodes = c->layout ? c->layout->n_nodes : 1;
     w.shm = calloc((size_t)nodes, sizeof *w.shm);
     w.shm_len = calloc((size_t)nodes, sizeof *w.shm_len);
@@ -601,10 +682,21 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         rc = lb_fail(&w, "out of memory");
         goto out;
     }
+    if (c->node_chunk > 0 && c->layout)
+        w.slot_bytes =
+            (int64_t)(node_max_ranks(c->layout->n_nodes, c->layout->node_start) + 1) * c->node_chunk;
+    w.words = c->alg->coll == COLIBRI_BARRIER ? (p + 63) / 64 : 0;
+    w.flag_know = calloc((size_t)nodes, sizeof *w.flag_know);
+    if (!w.flag_know) {
+        rc = lb_fail(&w, "out of memory");
+        goto out;
+    }
     for (int n = 0; n < nodes; n++) {
-        w.nflags[n] = LB_FLAGS * (c->layout ? c->layout->node_start[n + 1] - c->layout->node_start[n] : p);
+        const int L = c->layout ? c->layout->node_start[n + 1] - c->layout->node_start[n] : p;
+        w.nflags[n] = w.slot_bytes ? NODE_SLOTS * node_slot_flags(L) : LB_FLAGS * L;
         w.flags[n] = calloc((size_t)w.nflags[n], sizeof **w.flags);
-        if (!w.flags[n]) {
+        w.flag_know[n] = calloc((size_t)w.nflags[n] * (size_t)w.words + 1, sizeof **w.flag_know);
+        if (!w.flags[n] || !w.flag_know[n]) {
             rc = lb_fail(&w, "out of memory");
             goto out;
         }
@@ -614,7 +706,8 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         sched_init(&r->s);
         r->epoch = 1;
         r->sc = malloc((size_t)p * 4 * sizeof(int64_t));
-        if (!r->sc) {
+        r->know = calloc((size_t)w.words + 1, sizeof *r->know);
+        if (!r->sc || !r->know) {
             rc = lb_fail(&w, "out of memory");
             goto out;
         }
@@ -667,6 +760,8 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         r->sp.radix = c->radix;
         r->sp.segment = c->segment;
         r->sp.layout = c->layout;
+        r->sp.node_chunk = c->node_chunk;
+        r->sp.inner = c->inner ? c->inner->build : NULL;
         r->sp.sizes_out = c->sizes ? c->sizes + 3 * (int64_t)i : NULL;
         if (c->counts) {
             r->sp.scounts = c->in_place ? r->rc : r->sc;
@@ -707,7 +802,8 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
                              first->sp.rank, c->layout->node_ranks[q]);
                 goto out;
             }
-        if (lb_grow(&w.shm[n], &w.shm_len[n], first->s.shm_bytes, false)) {
+        const int64_t need = w.slot_bytes ? NODE_SLOTS * w.slot_bytes : first->s.shm_bytes;
+        if (lb_grow(&w.shm[n], &w.shm_len[n], need, false)) {
             rc = lb_fail(&w, "out of memory");
             goto out;
         }
@@ -717,6 +813,7 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
      * ascending, descending, and with a stride coprime to p from a moving
      * start. */
     static const int strides[] = {7, 5, 3, 11, 13};
+    bool slow_turn = false;
     for (unsigned k = 0;; k++) {
         int progress = 0, done = 0, stride = 1, start = 0;
         const bool ahead = k % 4 == 0;
@@ -728,7 +825,13 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
         }
         for (int n = 0; n < p; n++) {
             int i = k % 4 == 2 ? p - 1 - n : (int)((start + (int64_t)n * stride) % p);
-            for (int s = 1, steps = 0; s > 0 && (ahead || !steps); steps++) {
+            if (c->order)
+                i = c->order[n];
+            const bool slow = c->starve && i == c->slow;
+            if (slow && !slow_turn)
+                continue;
+            for (int s = 1, steps = 0; s > 0 && (!steps || (!slow && (ahead || c->order)));
+                 steps++) {
                 s = lb_step(&w, c, &w.r[i], costs);
                 if (s < 0) {
                     rc = -1;
@@ -741,7 +844,9 @@ static int lb_run(const struct lb_case *c, struct sched_cost *costs, char *err, 
             done += w.r[i].done;
         if (done == p)
             break;
-        if (!progress) {
+        const bool was_slow_turn = slow_turn;
+        slow_turn = c->starve && !progress && !was_slow_turn;
+        if (!progress && !slow_turn) {
             for (int i = 0; i < p; i++)
                 if (!w.r[i].done) {
                     rc = lb_fail(&w, "deadlock: rank %d waits in round %u of %u (call %d)", i,
@@ -767,16 +872,20 @@ out:
         free(r->tmp[1]);
         free(r->seq);
         free(r->sc);
+        free(r->know);
     }
     for (int i = 0; w.ch && i < p * p; i++) {
         for (int64_t m = 0; m < w.ch[i].n_sent; m++)
-            free(w.ch[i].msgs[m].data);
+            free(w.ch[i].msgs[m].data), free(w.ch[i].msgs[m].know);
         free(w.ch[i].msgs);
     }
     for (int n = 0; w.shm && n < nodes; n++)
         free(w.shm[n]);
     for (int n = 0; w.flags && n < nodes; n++)
         free(w.flags[n]);
+    for (int n = 0; w.flag_know && n < nodes; n++)
+        free(w.flag_know[n]);
+    free(w.flag_know);
     free(w.flags);
     free(w.nflags);
     free(w.shm);

@@ -24,37 +24,12 @@
 #include "patterns/node_reduce.h"
 #include "patterns/nodes.h"
 #include "select/catalog.h"
+#include "flag_waits.h"
+#include "node_layouts.h"
 #include "symbolic.h"
 
 #define CHECK_MAX_LINES 40
 #include "../lib/check.h"
-
-struct layout_mem {
-    int *node_of, *local_index, *node_start, *node_ranks;
-    struct node_layout l;
-};
-
-static void make_layout(struct layout_mem *m, int p, const int *leader_of)
-{
-    m->node_of = malloc(4 * ((size_t)p + 1) * sizeof(int));
-    m->local_index = m->node_of + p + 1;
-    m->node_start = m->local_index + p + 1;
-    m->node_ranks = m->node_start + p + 1;
-    m->l.n_nodes = node_layout_fill(p, leader_of, m->node_of, m->local_index, m->node_start,
-                                    m->node_ranks);
-    m->l.node_of = m->node_of, m->l.local_index = m->local_index;
-    m->l.node_start = m->node_start, m->l.node_ranks = m->node_ranks;
-}
-
-/* N nodes of L ranks, consecutive (rr = 0) or round-robin (rr = 1). */
-static void even_layout(struct layout_mem *m, int N, int L, int rr)
-{
-    int p = N * L, *leader = malloc((size_t)p * sizeof *leader);
-    for (int r = 0; r < p; r++)
-        leader[r] = rr ? r % N : r - r % L;
-    make_layout(m, p, leader);
-    free(leader);
-}
 
 struct totals {
     double max_port;          /* bytes a node's port sends, the busiest node */
@@ -436,37 +411,7 @@ static int rails_dropped(const struct sched_params *p, struct schedule *s)
     int rc = allreduce_node_rails_build(p, s);
     if (rc != 0 || p->rank != drop_rank)
         return rc;
-    int seen = 0;
-    for (uint32_t r = 0; r < s->n_rounds; r++) {
-        struct sched_round *rd = &s->rounds[r];
-        for (uint32_t i = rd->first_op; i < rd->first_op + rd->n_ops; i++) {
-            if (s->ops[i].kind != SOP_FLAG_WAIT || seen++ != drop_wait)
-                continue;
-            /* out of the op list: every later round starts one op earlier */
-            memmove(&s->ops[i], &s->ops[i + 1], (s->n_ops - i - 1) * sizeof *s->ops);
-            s->n_ops--;
-            rd->n_ops--;
-            for (uint32_t q = r + 1; q < s->n_rounds; q++)
-                s->rounds[q].first_op--;
-            return 0;
-        }
-    }
-    return -1; /* no such wait */
-}
-
-/* Flag wait w of a schedule: whether it can hold back anything in a
- * single call (a reuse wait, a negative delta, for a use before the
- * call's first holds at once), and the local rank whose flag it waits
- * for. */
-static bool wait_matters(const struct schedule *s, int w, int *owner)
-{
-    int seen = 0;
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        if (s->ops[i].kind == SOP_FLAG_WAIT && seen++ == w) {
-            *owner = (int)(s->ops[i].src_off / NODE_FLAG_KINDS);
-            return s->ops[i].count >= 0;
-        }
-    return false;
+    return flag_wait_drop(s, drop_wait);
 }
 
 static void test_rails(void)

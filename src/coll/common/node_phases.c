@@ -125,10 +125,17 @@ int node_embed(struct schedule *s, sched_build_fn inner, const struct sched_para
             }
             switch (op->kind) {
             case SOP_SEND:
-                sched_send_slot(s, u, group[op->peer], buf[0], off[0], op->count);
+                /* a barrier's zero-byte message is kept (SOP_SYNC) */
+                if (op->flags & SOP_SYNC)
+                    sched_signal(s, group[op->peer]);
+                else
+                    sched_send_slot(s, u, group[op->peer], buf[0], off[0], op->count);
                 break;
             case SOP_RECV:
-                sched_recv_slot(s, u, group[op->peer], buf[0], off[0], op->count);
+                if (op->flags & SOP_SYNC)
+                    sched_await(s, group[op->peer]);
+                else
+                    sched_recv_slot(s, u, group[op->peer], buf[0], off[0], op->count);
                 break;
             case SOP_REDUCE:
                 sched_reduce_slot(s, u, buf[0], off[0], buf[1], off[1], op->count, op->flags);
