@@ -166,13 +166,13 @@ static inline int native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Co
                ? native_memo_lookup(coll, kind, comm, count, dt, op, root)
                : NATIVE_MEMO_MISS;
 }
-/* Remembers a call that automatic choice sent below (its conditions:
- * above); `cs` is the communicator's state, `shape` the online shape
- * settled on native that chose it (NULL: none). */
 /* After a NATIVE_MEMO_TIMED answer: the MPI's call's result `rc`, recorded
  * (online_turn_memo_end); returns rc. */
 int native_memo_timed(int rc);
 
+/* Remembers a call that automatic choice sent below (its conditions:
+ * above); `cs` is the communicator's state, `shape` the online shape
+ * settled on native that chose it (NULL: none). */
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
                       MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
                       struct online_shape *shape);
