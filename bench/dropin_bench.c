@@ -5,14 +5,19 @@
  * for colibri as an application gets it, native tuning rules and their
  * shortcut included (bench/scripts/bench_tune.sh alternates the two).
  *
- *   dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv
+ *   dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv|
+ *                   bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan
  *                [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]
  *
- * Sizes as colibri-bench's: the reductions' vector bytes (doubles, sum;
- * reduce_scatter_block's whole vector), alltoall(v)'s bytes per block.
+ * Sizes as colibri-bench's: the reductions' and scans' vector bytes
+ * (doubles, sum; reduce_scatter_block's whole vector), alltoall(v)'s,
+ * allgather(v)'s, gather's and scatter's bytes per block, bcast's message;
+ * barrier has one row, of 0 bytes.  Roots are rank 0.
  * Per size: a warm-up, then -R (3) timed loops of about 2 ms of calls
- * (back to back for allreduce and reduce_scatter_block, each call from a
- * barrier for the rooted reduce and the exchanges, which could pipeline),
+ * (back to back for the symmetric allreduce, reduce_scatter_block,
+ * allgather(v) and barrier, each call from a barrier (the MPI's own,
+ * PMPI_Barrier) for the rooted ones, the scans and the exchanges, which
+ * could pipeline),
  * the time per call being the largest over ranks; the fastest loop counts.
  * CSV: coll,bytes,us.  Timing never judges anything here.
  */
@@ -24,12 +29,34 @@
 #include "bench_common.h"
 
 static const char USAGE[] =
-    "usage: dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv\n"
+    "usage: dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv|\n"
+    "                       bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan\n"
     "                    [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]\n";
 
-enum coll { ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, NCOLL };
+enum coll {
+    ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, /* the reductions and exchanges */
+    BCAST, ALLGATHER, ALLGATHERV, BARRIER, GATHER, SCATTER, SCAN, EXSCAN, NCOLL
+};
 static const char *const names[NCOLL] = {"allreduce", "reduce", "reduce_scatter_block",
-                                         "alltoall", "alltoallv"};
+                                         "alltoall", "alltoallv", "bcast", "allgather",
+                                         "allgatherv", "barrier", "gather", "scatter",
+                                         "scan", "exscan"};
+/* blocks of count bytes per rank in the receive (or send) buffer */
+static int per_rank(enum coll c)
+{
+    return c == ALLTOALL || c == ALLTOALLV || c == ALLGATHER || c == ALLGATHERV ||
+           c == GATHER || c == SCATTER;
+}
+/* vectors of doubles */
+static int vector(enum coll c)
+{
+    return c == ALLREDUCE || c == REDUCE || c == RSB || c == SCAN || c == EXSCAN;
+}
+/* called back to back: symmetric, nothing to pipeline */
+static int back_to_back(enum coll c)
+{
+    return c == ALLREDUCE || c == RSB || c == ALLGATHER || c == ALLGATHERV || c == BARRIER;
+}
 
 struct call {
     enum coll coll;
@@ -52,9 +79,25 @@ static int one_call(void *ctx, int i)
         return MPI_Reduce_scatter_block(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
     case ALLTOALL:
         return MPI_Alltoall(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
-    default:
+    case ALLTOALLV:
         return MPI_Alltoallv(c->s, c->counts, c->displs, MPI_BYTE, c->r, c->counts, c->displs,
                              MPI_BYTE, w);
+    case BCAST:
+        return MPI_Bcast(c->s, c->count, MPI_BYTE, 0, w);
+    case ALLGATHER:
+        return MPI_Allgather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
+    case ALLGATHERV:
+        return MPI_Allgatherv(c->s, c->count, MPI_BYTE, c->r, c->counts, c->displs, MPI_BYTE, w);
+    case BARRIER:
+        return MPI_Barrier(w);
+    case GATHER:
+        return MPI_Gather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
+    case SCATTER:
+        return MPI_Scatter(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
+    case SCAN:
+        return MPI_Scan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+    default:
+        return MPI_Exscan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
     }
 }
 
@@ -75,8 +118,8 @@ int main(int argc, char **argv)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-    const int exchange = c.coll >= ALLTOALL;
-    const size_t cap = (size_t)o.max_bytes * (exchange ? (size_t)c.size : 1) + 8 * (size_t)c.size;
+    const int blocks = per_rank(c.coll);
+    const size_t cap = (size_t)o.max_bytes * (blocks ? (size_t)c.size : 1) + 8 * (size_t)c.size;
     c.s = malloc(cap), c.r = malloc(cap);
     c.counts = malloc((size_t)c.size * sizeof *c.counts);
     c.displs = malloc((size_t)c.size * sizeof *c.displs);
@@ -85,7 +128,9 @@ int main(int argc, char **argv)
     FILE *csv = bench_csv_open(o.csv, "coll,bytes,us");
     for (int64_t b = o.min_bytes; b <= o.max_bytes; b *= o.step) {
         int64_t bytes = b;
-        if (exchange)
+        if (c.coll == BARRIER)
+            c.count = 0, bytes = 0;
+        else if (!vector(c.coll))
             c.count = (int)b;
         else if (c.coll == RSB)
             c.count = (int)(b / 8 / c.size > 0 ? b / 8 / c.size : 1), bytes = (int64_t)c.count * 8 * c.size;
@@ -94,7 +139,7 @@ int main(int argc, char **argv)
         for (int j = 0; j < c.size; j++)
             c.counts[j] = c.count, c.displs[j] = j * c.count;
         /* one call's time sizes the loop: about 2 ms of calls, 3 to 1000 */
-        struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2, c.coll != ALLREDUCE && c.coll != RSB, 0};
+        struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2, !back_to_back(c.coll), 0};
         const double one = bench_time(&l);
         l.iters = one > 0 ? (int)(2e-3 / one) : 1000;
         l.iters = l.iters < 3 ? 3 : l.iters > 1000 ? 1000 : l.iters;
@@ -102,6 +147,8 @@ int main(int argc, char **argv)
         const double t = bench_best_of(&l, o.reps);
         if (csv)
             fprintf(csv, "%s,%lld,%.4f\n", names[c.coll], (long long)bytes, t * 1e6);
+        if (c.coll == BARRIER)
+            break;
     }
     bench_csv_close(csv);
     free(c.s), free(c.r), free(c.counts), free(c.displs);
