@@ -46,17 +46,19 @@ static inline int64_t node_slot_bytes(int64_t bytes, int slots)
 }
 
 /* The chunk, in bytes, for a core whose second-level cache holds `l2`
- * bytes (0: not known): an eighth of it, so that the chunks of both slots
- * in flight, inputs and output, stay in it while a rank combines them and
- * the next one arrives, between 16 KiB and 1 MiB; 64 KiB where the cache
- * is not known.  (2 ranks on this AMD EPYC, 512 KiB L2: Open MPI 5's
- * reduce through node_leader took 0.95x native at 128 KiB with 64 KiB
- * chunks, 1.10-1.16x with the vector in one 128 KiB chunk.) */
+ * bytes (0: not known): a quarter of it, so that a chunk's input, its copy
+ * in the segment, the peer's chunk being combined and the output stay in
+ * it together, between 16 KiB and 1 MiB; 64 KiB where the cache is not
+ * known.  (2 ranks on this AMD EPYC, 512 KiB L2, plain stores into the
+ * segment (executor.c, stream_copy): node_split_rail allreduce and reduce
+ * took 0.73-0.99x the time of 64 KiB chunks with 128 KiB ones, 256 KiB to
+ * 4 MiB, under Open MPI 5 and Intel MPI; an eighth was chosen when the
+ * copies streamed to memory.) */
 static inline int64_t node_chunk_for_cache(int64_t l2)
 {
     if (l2 <= 0)
         return 64 * 1024;
-    const int64_t c = l2 / 8;
+    const int64_t c = l2 / 4;
     return c < 16 * 1024 ? 16 * 1024 : c > 1024 * 1024 ? 1024 * 1024 : c;
 }
 

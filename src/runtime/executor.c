@@ -54,19 +54,27 @@ static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt
 /* A copy from the caller's memory into the node's segment, which another
  * core reads next (an input, or a rail's first operand of its slice, which
  * the root copies out): with streaming stores from STREAM_BYTES on
- * (x86-64), so that the data goes to memory instead of staying dirty in
- * this core's cache, from where the reader would fetch it line by line.
- * That fetch made Open MPI 5's reduce through the segment 2x slower than
- * its native single-copy one from 64 KiB on 2 ranks of this AMD EPYC VM,
- * on a quiet machine (issue #26, docs/results/ompi5-reduce/: 0.7-1.2x
- * with them; streaming only the published inputs, not a rail's first
- * operand, measured 1.2-1.9x).  Returns false where it did not copy
- * (another architecture, a short copy). */
+ * (x86-64) where the node is oversubscribed (g->yield), else plain ones.
+ * Streaming sends the data to memory instead of leaving it dirty in this
+ * core's cache, from where the reader fetches it line by line: the better
+ * choice where the reader runs later, on this core or after its lines have
+ * left the cache (issue #26 found it 2x faster for Open MPI 5's reduce
+ * when a call went through the segment in one piece).  Since the vectors
+ * go through in chunks sized to the cache, a reader running at the same
+ * time on another core takes the fresh lines from this core's cache
+ * faster than from memory: on 2 ranks of this AMD EPYC VM, quiet,
+ * node_split_rail allreduce through plain stores took 0.42-0.62x the
+ * streamed time from 16 KiB to 4 MiB under Open MPI 5 and 0.77-0.81x from
+ * 64 KiB to 4 MiB under Intel MPI, reduce 0.72-0.96x under Open MPI 5
+ * (medians of 5-7 alternating runs, 2026-11-27).  Returns false where it did not copy
+ * (plain stores wanted, another architecture, a short copy). */
+#ifndef STREAM_BYTES
 #define STREAM_BYTES (16 * 1024)
-static bool stream_copy(void *dst, const void *src, size_t n)
+#endif
+static bool stream_copy(const struct node_segment *g, void *dst, const void *src, size_t n)
 {
 #if defined(__x86_64__)
-    if (n < STREAM_BYTES)
+    if (!g->yield || n < STREAM_BYTES)
         return false;
     char *d = dst;
     const char *s = src;
@@ -89,7 +97,7 @@ static bool stream_copy(void *dst, const void *src, size_t n)
     _mm_sfence();
     return true;
 #else
-    (void)dst, (void)src, (void)n;
+    (void)g, (void)dst, (void)src, (void)n;
     return false;
 #endif
 }
@@ -460,7 +468,7 @@ static int finish_round(struct exec *x, bool wait, bool *blocked)
         }
         if (op->kind == SOP_COPY) {
             if (op->dst_buf == BUF_SHM && d->contiguous && op->src_buf != BUF_SHM &&
-                stream_copy(elem_at(x, x->buf, op, op->dst_buf, op->dst_off),
+                stream_copy(&c->shm, elem_at(x, x->buf, op, op->dst_buf, op->dst_off),
                             at(x->buf[op->src_buf], op->src_off, d),
                             (size_t)op->count * (size_t)d->extent)) {
                 shm_charge_add(&charge, c, op);

@@ -569,9 +569,10 @@ static void test_slots_any_type(void)
               "an int chunk fills its slot to the last element");
     }
     /* the chunk from the cache: an eighth of it, 16 KiB to 1 MiB */
-    check(node_chunk_for_cache(512 * 1024) == 64 * 1024, "512 KiB L2: 64 KiB chunks");
+    check(node_chunk_for_cache(512 * 1024) == 128 * 1024, "512 KiB L2: 128 KiB chunks");
+    check(node_chunk_for_cache(2048 * 1024) == 512 * 1024, "2 MiB L2: 512 KiB chunks");
     check(node_chunk_for_cache(0) == 64 * 1024, "unknown cache: 64 KiB");
-    check(node_chunk_for_cache(64 * 1024) == 16 * 1024, "at least 16 KiB");
+    check(node_chunk_for_cache(32 * 1024) == 16 * 1024, "at least 16 KiB");
     check(node_chunk_for_cache(64 << 20) == 1 << 20, "at most 1 MiB");
     /* a call's chunk: the cache's, within what its slot holds */
     check(node_chunk_use(100000, 128 * 1024, 8) == 16384, "doubles: 16384 per chunk");

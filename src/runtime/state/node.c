@@ -108,7 +108,7 @@ static int setup_rendezvous(struct comm_state *cs)
 }
 
 /* The node-aware chunk this rank's machine asks for, in bytes
- * (node_chunk_for_cache: an eighth of a core's second-level cache), or
+ * (node_chunk_for_cache: a quarter of a core's second-level cache), or
  * COLIBRI_NODE_CHUNK_BYTES.  Under SMPI a fixed 64 KiB: the simulated
  * platform has no cache, and simulated times must not depend on the
  * machine that runs the simulation. */
