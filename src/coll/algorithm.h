@@ -34,6 +34,18 @@ struct cost_params {
  * node-aware, so their bandwidth term is paid this many times over (1 when
  * the layout is unknown, i.e. not needed by the selection). */
 int cost_link_share(const struct sched_params *p);
+/* How many ranks of a node send off it at once when every rank sends to
+ * rank + d (d >= 1): on nodes of consecutive ranks, the last min(d, L) of
+ * each node's L; on interleaved nodes, all L; 1 on one node or with no
+ * layout.  A flat movement pattern's bandwidth term at distance d is paid
+ * that many times over through the node's port. */
+double cost_port_share(const struct sched_params *p, long long d);
+/* The mean of cost_port_share over the blocks a Bruck dissemination of
+ * radix k (patterns/dissemination.h) moves, each block weighted alike. */
+double cost_bruck_port_share(const struct sched_params *p, int k);
+/* The same over recursive doubling's blocks (distance d moves d blocks,
+ * d = 1, 2, 4, ... below p's power of two). */
+double cost_doubling_port_share(const struct sched_params *p);
 /* Automatic alltoallv with agreed volumes (sched_params): a typical block,
  * the lightest rank's mean over its p - 1 peers, and the bytes by which the
  * busiest rank exceeds the lightest; unknown volumes: the largest block

@@ -1,5 +1,7 @@
 /* Cost-model terms shared by the algorithms' cost functions. */
 #include <math.h>
+#include "../patterns/dissemination.h"
+#include "../patterns/node_reduce.h"
 #include "../patterns/nodes.h"
 #include "algorithm.h"
 
@@ -7,6 +9,45 @@ int cost_link_share(const struct sched_params *p)
 {
     const struct node_layout *l = p->layout;
     return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
+}
+
+double cost_port_share(const struct sched_params *p, long long d)
+{
+    const struct node_layout *l = p->layout;
+    if (!l || l->n_nodes <= 1)
+        return 1;
+    const int L = node_max_ranks(l->n_nodes, l->node_start);
+    if (!node_blocked(l->n_nodes, l->node_start, l->node_ranks))
+        return L;
+    return d < 1 ? 1 : d > L ? L : (double)d;
+}
+
+double cost_bruck_port_share(const struct sched_params *p, int k)
+{
+    if (p->size <= 1 || !p->layout || p->layout->n_nodes <= 1)
+        return 1;
+    double blocks = 0, weighted = 0;
+    for (int t = 0; t < dis_rounds(p->size, k); t++) {
+        const long long D = dis_distance(k, t);
+        for (int j = 1; j < k && dis_active(p->size, j, D); j++) {
+            const double n = (double)dis_count(p->size, j, D);
+            blocks += n;
+            weighted += n * cost_port_share(p, (long long)j * D);
+        }
+    }
+    return blocks > 0 ? weighted / blocks : 1;
+}
+
+double cost_doubling_port_share(const struct sched_params *p)
+{
+    if (p->size <= 1 || !p->layout || p->layout->n_nodes <= 1)
+        return 1;
+    double blocks = 0, weighted = 0;
+    for (long long d = 1; 2 * d <= p->size; d *= 2) {
+        blocks += (double)d;
+        weighted += (double)d * cost_port_share(p, d);
+    }
+    return blocks > 0 ? weighted / blocks : 1;
 }
 
 int cost_radix(const struct sched_params *p)

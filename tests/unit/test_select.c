@@ -252,6 +252,53 @@ static void test_allgatherv_selection(void)
     }
 }
 
+/* Automatic allgather weighs the node's shared port: 256 ranks as 16
+ * nodes of 16 consecutive ranks.  Bruck's and recursive doubling's long
+ * distances send every rank of a node off it at once, 16 through one
+ * port, where the ring's and the neighbour exchange's send one: with 64
+ * KiB blocks (SMPI, bench_node_movement_smpi.sh: Bruck 27.6 ms, ring
+ * 1.79 ms, neighbour exchange 2.26 ms) auto must not take a logarithmic
+ * one, with 8 B ones it still may.  On one node of 256 the port is not
+ * shared and nothing changes.  cost_port_share itself: 1 to L by the
+ * distance on consecutive nodes, L on round-robin ones. */
+static void test_allgather_port(void)
+{
+    enum { P = 256, L = 16 };
+    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
+    for (int rr = 0; rr <= 1; rr++) {
+        for (int r = 0; r < P; r++)
+            leader_of[r] = rr ? r % (P / L) : r - r % L;
+        struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
+                                                 node_ranks),
+                                node_of, local_index, node_start, node_ranks};
+        struct sched_params sp = {.size = P, .count = 8, .elem_size = 1, .layout = &l};
+        const long long ds[] = {1, 2, 15, 16, 17, 128};
+        for (unsigned i = 0; i < sizeof ds / sizeof *ds; i++) {
+            const double want = rr ? L : ds[i] < L ? (double)ds[i] : L;
+            check(cost_port_share(&sp, ds[i]) == want, "port share at distance %lld%s: %g, want %g",
+                  ds[i], rr ? " (round-robin)" : "", cost_port_share(&sp, ds[i]), want);
+        }
+        const double b = cost_bruck_port_share(&sp, 2);
+        check(rr ? b == L : b > 8 && b < L, "Bruck's mean port share%s: %g", rr ? " (round-robin)" : "",
+              b);
+        if (rr)
+            continue;
+        for (int64_t block = 8; block <= 65536; block *= 8192) {
+            sp.count = block;
+            const struct algorithm *a = select_auto(COLIBRI_ALLGATHER, &sp);
+            const char *name = a ? a->name : "none";
+            const bool logarithmic =
+                strcmp(name, "bruck") == 0 || strcmp(name, "recursive_doubling") == 0;
+            check(block == 8 || !logarithmic,
+                  "auto allgather, 16 x 16 ranks, %lld B blocks: picked %s, want no logarithmic "
+                  "exchange", (long long)block, name);
+        }
+    }
+    struct sched_params one = {.size = P, .count = 65536, .elem_size = 1};
+    check(cost_port_share(&one, 64) == 1 && cost_bruck_port_share(&one, 2) == 1,
+          "no layout: no port share");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -261,6 +308,7 @@ int main(int argc, char **argv)
     test_alltoall_selection();
     test_bcast_selection();
     test_allgatherv_selection();
+    test_allgather_port();
     const int rc = check_summary();
     MPI_Finalize();
     return rc;

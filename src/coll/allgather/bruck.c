@@ -27,7 +27,8 @@
 COST_FORMULA(allgather, bruck,
              "ceil(log_k p) a + 2 R o + (p-1) c b, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1) "
              "<= (k-1) ceil(log_k p); c block bytes, k radix (COLIBRI_RADIX, else tuned by the "
-             "model)");
+             "model); across nodes b x the ranks of a node sending off it at once, averaged over "
+             "the blocks (cost_bruck_port_share)");
 
 /* The run of n blocks whose newest (highest slot) is held by... : blocks of
  * ranks top - n + 1 .. top (mod p), as one or two messages. */
@@ -71,5 +72,5 @@ double allgather_bruck_cost(const struct sched_params *p, const struct cost_para
 {
     const int k = cost_radix(p);
     return dis_rounds(p->size, k) * m->alpha + 2.0 * radix_subrounds(p->size, k) * m->o +
-           (double)(p->size - 1) * (double)p->count * m->beta;
+           (double)(p->size - 1) * (double)p->count * m->beta * cost_bruck_port_share(p, k);
 }

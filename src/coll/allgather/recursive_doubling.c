@@ -21,7 +21,8 @@
 
 COST_FORMULA(allgather, recursive_doubling,
              "lg p' (a + 2 o) + (p'-1 + sum_{d=2^i<p'} min(d, p-p')) c b [+ 2 (a + 2 o) + (p+1) c b "
-             "if p != p'], p' = 2^floor(lg p), c block bytes");
+             "if p != p'], p' = 2^floor(lg p), c block bytes; across nodes b at distance d x the "
+             "ranks of a node sending off it at once (cost_port_share)");
 
 int allgather_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
 {
@@ -66,8 +67,8 @@ double allgather_recursive_doubling_cost(const struct sched_params *p,
     const double c = (double)p->count, step = m->alpha + 2 * m->o;
     double t = 0;
     for (int d = 1; d < q; d *= 2)
-        t += step + (d + (d < rem ? d : rem)) * c * m->beta;
+        t += step + (d + (d < rem ? d : rem)) * c * m->beta * cost_port_share(p, d);
     if (rem)
-        t += 2 * step + (p->size + 1) * c * m->beta;
+        t += 2 * step + (p->size + 1) * c * m->beta * cost_port_share(p, 1);
     return t;
 }

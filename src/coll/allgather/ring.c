@@ -14,7 +14,9 @@
 #include "../../patterns/ring.h"
 #include "../algorithm.h"
 
-COST_FORMULA(allgather, ring, "(p-1)(a + 2 o + c b), c block bytes");
+COST_FORMULA(allgather, ring,
+             "(p-1)(a + 2 o + c b), c block bytes; b x L on nodes of interleaved ranks, whose "
+             "L ranks all send off the node at once (cost_port_share)");
 
 int allgather_ring_build(const struct sched_params *p, struct schedule *s)
 {
@@ -35,5 +37,5 @@ int allgather_ring_build(const struct sched_params *p, struct schedule *s)
 
 double allgather_ring_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return (p->size - 1) * (m->alpha + 2 * m->o + (double)p->count * m->beta);
+    return (p->size - 1) * (m->alpha + 2 * m->o + (double)p->count * m->beta * cost_port_share(p, 1));
 }

@@ -37,7 +37,7 @@
 COST_FORMULA(allgatherv, bruck,
              "ceil(log_k p) a + 2 R o + n b + n s, R = sum_{d: k^d < p} min(k-1, ceil(p/k^d)-1), "
              "n all blocks' bytes, s a byte copied (COLIBRI_SHM_BANDWIDTH), k radix "
-             "(COLIBRI_RADIX, else tuned by the model)");
+             "(COLIBRI_RADIX, else tuned by the model); across nodes b as allgather bruck's");
 
 int allgatherv_bruck_build(const struct sched_params *p, struct schedule *s)
 {
@@ -81,5 +81,5 @@ double allgatherv_bruck_cost(const struct sched_params *p, const struct cost_par
 {
     const int k = cost_radix(p);
     return dis_rounds(p->size, k) * m->alpha + 2.0 * radix_subrounds(p->size, k) * m->o +
-           (double)p->count * (m->beta + m->shm_beta);
+           (double)p->count * (m->beta * cost_bruck_port_share(p, k) + m->shm_beta);
 }

@@ -16,7 +16,8 @@
 
 COST_FORMULA(allgatherv, recursive_doubling,
              "lg p' a + 2 (p-1) o + n b [+ 2 a + 2 p o + (n + c) b if p != p'], p' = "
-             "2^floor(lg p), n all blocks' bytes, c the largest");
+             "2^floor(lg p), n all blocks' bytes, c the largest; across nodes b as allgather "
+             "recursive_doubling's, averaged over the blocks (cost_doubling_port_share)");
 
 /* Messages for blocks [lo, hi) (all but `skip`) to or from peer. */
 static void blocks_msgs(struct schedule *s, const struct sched_params *p, bool send, int peer,
@@ -71,8 +72,9 @@ double allgatherv_recursive_doubling_cost(const struct sched_params *p,
 {
     const int q = pof2_floor(p->size), rem = p->size - q;
     const double n = (double)p->count, c = (double)p->volume_max;
-    double t = floor_log2(q) * m->alpha + 2.0 * (p->size - 1) * m->o + n * m->beta;
+    double t = floor_log2(q) * m->alpha + 2.0 * (p->size - 1) * m->o +
+               n * m->beta * cost_doubling_port_share(p);
     if (rem)
-        t += 2 * m->alpha + 2.0 * p->size * m->o + (n + c) * m->beta;
+        t += 2 * m->alpha + 2.0 * p->size * m->o + (n + c) * m->beta * cost_port_share(p, 1);
     return t;
 }

@@ -15,7 +15,8 @@
 #include "../../patterns/ring.h"
 #include "../algorithm.h"
 
-COST_FORMULA(allgatherv, ring, "(p-1)(a + 2 o + c b), c largest block bytes");
+COST_FORMULA(allgatherv, ring,
+             "(p-1)(a + 2 o + c b), c largest block bytes; b as allgather ring's");
 
 int allgatherv_ring_build(const struct sched_params *p, struct schedule *s)
 {
@@ -37,5 +38,6 @@ int allgatherv_ring_build(const struct sched_params *p, struct schedule *s)
 
 double allgatherv_ring_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return (p->size - 1) * (m->alpha + 2 * m->o + (double)p->volume_max * m->beta);
+    return (p->size - 1) *
+           (m->alpha + 2 * m->o + (double)p->volume_max * m->beta * cost_port_share(p, 1));
 }
