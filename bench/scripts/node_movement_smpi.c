@@ -1,12 +1,14 @@
 /*
- * Simulated times of bcast, barrier and allgather under SMPI, for
+ * Simulated times of bcast, barrier, allgather(v), gather(v), scatter(v),
+ * scan and exscan under SMPI, for
  * bench_node_movement_smpi.sh: each algorithm named (colibri's, "auto", or
  * "native" for SMPI's own, chosen by the run's --cfg=smpi/<coll>:...) at
  * each size, one untimed call, then the mean of `iters` calls, each after
  * a barrier below colibri, from the last rank's entry to the last rank's
  * exit (simulated clocks: deterministic).  Buffers are SMPI_SHARED_MALLOC'd (one copy for all
  * ranks: timings only, no result check; tests/smpi/node_movement.sh
- * checks results).
+ * checks results).  Rooted calls use root 0; the v forms give every rank
+ * the same n bytes; scan and exscan sum n/8 doubles (at least one).
  *
  *   node_movement_smpi COLL ITERS SIZES ALGS   (SIZES, ALGS comma-separated)
  * Prints "coll,algorithm,bytes,us" lines (rank 0).
@@ -18,14 +20,52 @@
 #include "colibri.h"
 #include <smpi/smpi.h>
 
+/* the v forms' counts and displacements: every block n bytes, in rank order */
+static MPI_Count *counts;
+static MPI_Aint *displs;
+
 static int call(const char *coll, const char *alg, void *in, void *out, long n, int p)
 {
+    for (int i = 0; i < p; i++) {
+        counts[i] = n;
+        displs[i] = (MPI_Aint)i * n;
+    }
+    const long d = n / 8 > 0 ? n / 8 : 1;
     if (strcmp(coll, "bcast") == 0)
         return colibri_bcast(out, n, MPI_BYTE, 0, MPI_COMM_WORLD, alg);
     if (strcmp(coll, "barrier") == 0)
         return colibri_barrier(MPI_COMM_WORLD, alg);
-    (void)p;
+    if (strcmp(coll, "allgatherv") == 0)
+        return colibri_allgatherv(in, n, MPI_BYTE, out, counts, displs, MPI_BYTE, MPI_COMM_WORLD, alg);
+    if (strcmp(coll, "gather") == 0)
+        return colibri_gather(in, n, MPI_BYTE, out, n, MPI_BYTE, 0, MPI_COMM_WORLD, alg);
+    if (strcmp(coll, "gatherv") == 0)
+        return colibri_gatherv(in, n, MPI_BYTE, out, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD, alg);
+    if (strcmp(coll, "scatter") == 0)
+        return colibri_scatter(out, n, MPI_BYTE, in, n, MPI_BYTE, 0, MPI_COMM_WORLD, alg);
+    if (strcmp(coll, "scatterv") == 0)
+        return colibri_scatterv(out, counts, displs, MPI_BYTE, in, n, MPI_BYTE, 0, MPI_COMM_WORLD, alg);
+    if (strcmp(coll, "scan") == 0)
+        return colibri_scan(in, out, d, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, alg);
+    if (strcmp(coll, "exscan") == 0)
+        return colibri_exscan(in, out, d, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, alg);
     return colibri_allgather(in, n, MPI_BYTE, out, n, MPI_BYTE, MPI_COMM_WORLD, alg);
+}
+
+static colibri_coll kind(const char *coll)
+{
+    static const struct {
+        const char *name;
+        colibri_coll kind;
+    } kinds[] = {
+        {"bcast", COLIBRI_BCAST},     {"barrier", COLIBRI_BARRIER},   {"allgatherv", COLIBRI_ALLGATHERV},
+        {"gather", COLIBRI_GATHER},   {"gatherv", COLIBRI_GATHERV},   {"scatter", COLIBRI_SCATTER},
+        {"scatterv", COLIBRI_SCATTERV}, {"scan", COLIBRI_SCAN},       {"exscan", COLIBRI_EXSCAN},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(coll, kinds[i].name) == 0)
+            return kinds[i].kind;
+    return COLIBRI_ALLGATHER;
 }
 
 int main(int argc, char **argv)
@@ -46,9 +86,20 @@ int main(int argc, char **argv)
     long most = 0;
     for (char *s = strtok(sizes, ","); s; s = strtok(NULL, ","))
         most = atol(s) > most ? atol(s) : most;
-    const long out_bytes = strcmp(coll, "allgather") == 0 ? most * p : most;
-    char *in = SMPI_SHARED_MALLOC(most > 0 ? most : 1);
-    char *out = SMPI_SHARED_MALLOC(out_bytes > 0 ? out_bytes : 1);
+    /* the p-block side: every rank's for allgather(v), the root's for the
+     * rooted calls (scatter sends from `out`); one buffer's bytes else */
+    const int single = strcmp(coll, "bcast") == 0 || strcmp(coll, "barrier") == 0 ||
+                       strcmp(coll, "scan") == 0 || strcmp(coll, "exscan") == 0;
+    if (most < 8)
+        most = 8;
+    const int rooted = strcmp(coll, "allgather") != 0 && strcmp(coll, "allgatherv") != 0;
+    const long out_bytes = single || (rooted && rank != 0) ? most : most * p;
+    counts = malloc(sizeof *counts * p);
+    displs = malloc(sizeof *displs * p);
+    char *in = SMPI_SHARED_MALLOC(most);
+    /* p blocks at the root only: every rank's folded mapping of p blocks
+     * would pass the kernel's map count at 1024 ranks */
+    char *out = SMPI_SHARED_MALLOC(out_bytes);
     snprintf(algs, sizeof algs, "%s", argv[4]);
     char *asave = NULL;
     for (char *a = strtok_r(algs, ",", &asave); a; a = strtok_r(NULL, ",", &asave)) {
@@ -71,10 +122,7 @@ int main(int argc, char **argv)
                 PMPI_Allreduce(t, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
                 total += worst[1] - worst[0];
             }
-            const char *ran = colibri_last_algorithm(MPI_COMM_WORLD,
-                                                     strcmp(coll, "bcast") == 0     ? COLIBRI_BCAST
-                                                     : strcmp(coll, "barrier") == 0 ? COLIBRI_BARRIER
-                                                                                    : COLIBRI_ALLGATHER);
+            const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, kind(coll));
             if (rank == 0)
                 printf("%s,%s%s%s,%ld,%.2f\n", coll, a, alg ? "" : "=", alg ? "" : (ran ? ran : "?"),
                        n, rc == MPI_SUCCESS ? total / iters * 1e6 : -1.0);
@@ -83,6 +131,8 @@ int main(int argc, char **argv)
     }
     SMPI_SHARED_FREE(in);
     SMPI_SHARED_FREE(out);
+    free(counts);
+    free(displs);
     MPI_Finalize();
     return 0;
 }

@@ -46,6 +46,10 @@ double cost_bruck_port_share(const struct sched_params *p, int k);
 /* The same over recursive doubling's blocks (distance d moves d blocks,
  * d = 1, 2, 4, ... below p's power of two). */
 double cost_doubling_port_share(const struct sched_params *p);
+/* The sum over a prefix scan's recursive-doubling rounds (every rank sends
+ * the whole vector to rank + 2^k, k < ceil(lg p)) of cost_port_share:
+ * ceil(lg p) with no layout or on one node. */
+double cost_scan_port_rounds(const struct sched_params *p);
 /* Automatic alltoallv with agreed volumes (sched_params): a typical block,
  * the lightest rank's mean over its p - 1 peers, and the bytes by which the
  * busiest rank exceeds the lightest; unknown volumes: the largest block

@@ -50,6 +50,14 @@ double cost_doubling_port_share(const struct sched_params *p)
     return blocks > 0 ? weighted / blocks : 1;
 }
 
+double cost_scan_port_rounds(const struct sched_params *p)
+{
+    double rounds = 0;
+    for (long long d = 1; d < p->size; d *= 2)
+        rounds += cost_port_share(p, d);
+    return rounds;
+}
+
 int cost_radix(const struct sched_params *p)
 {
     int k = p->radix > 0 ? p->radix : 2;

@@ -206,6 +206,10 @@ static const struct tuning_rule *matching_rule(colibri_coll coll, const struct s
 
 bool select_wants_layout(colibri_coll coll)
 {
+    /* their flat costs read cost_port_share (allgather's node-aware
+     * algorithms fetch the layout anyway) */
+    if (coll == COLIBRI_ALLGATHERV || coll == COLIBRI_SCAN || coll == COLIBRI_EXSCAN)
+        return true;
     const struct tuning_file *t = tuning_in_force();
     if (t->model.set && t->model.alpha > 0 && t->model.alpha_node > 0)
         return true; /* the model differs between one node and several */

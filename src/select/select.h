@@ -49,7 +49,8 @@ void select_prepare(struct sched_params *p, const struct algorithm *a);
 
 /* True when the automatic choice for `coll` depends on the communicator's
  * node layout (tuning rules for a node shape, a model calibrated on one
- * node and across nodes): the caller then gives it p->layout. */
+ * node and across nodes, flat costs that charge the node's shared port):
+ * the caller then gives it p->layout. */
 bool select_wants_layout(colibri_coll coll);
 
 /* What selection uses, for colibri-info: the tuning file and where it was

@@ -4,7 +4,8 @@
  * (from test_sparse_kernels), alltoallv on a node layout (from
  * test_sloavx), alltoall by block size (from test_exchange_schedules),
  * bcast by buffer size (the pipelined trees only for long buffers),
- * allgatherv by block size (Bruck only for short blocks).
+ * allgatherv by block size (Bruck only for short blocks), allgather and
+ * scan on 16-rank nodes (the node's shared port).
  *
  * Run as a singleton or `mpirun -n 1`.
  */
@@ -299,6 +300,42 @@ static void test_allgather_port(void)
           "no layout: no port share");
 }
 
+/* Automatic scan and exscan weigh the node's shared port: 1024 ranks as
+ * 64 nodes of 16 consecutive ranks.  Recursive doubling's rounds from
+ * distance 16 on send all 16 ranks' vectors off a node at once; the
+ * up-down sweep's and the chain's send one a node.  With 64 KiB vectors
+ * (SMPI, bench_node_movement_smpi.sh, 0.5 us overheads: recursive
+ * doubling 630 us, up-down 128 us, chain 6.9 ms) auto must not take
+ * recursive doubling; with 8 B ones (18.6 against 35 us) it must. */
+static void test_scan_port(void)
+{
+    enum { P = 1024, L = 16 };
+    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
+    for (int r = 0; r < P; r++)
+        leader_of[r] = r - r % L;
+    struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
+                                             node_ranks),
+                            node_of, local_index, node_start, node_ranks};
+    const colibri_coll colls[] = {COLIBRI_SCAN, COLIBRI_EXSCAN};
+    for (int c = 0; c < 2; c++)
+        for (int64_t count = 1; count <= 8192; count *= 8192) {
+            struct sched_params sp = {.size = P, .count = count, .elem_size = 8,
+                                      .commutative = true, .layout = &l};
+            const struct algorithm *a = select_auto(colls[c], &sp);
+            const char *name = a ? a->name : "none";
+            const bool rd = strcmp(name, "recursive_doubling") == 0;
+            check(count == 1 ? rd : !rd, "auto %s, 64 x 16 ranks, %lld B: picked %s",
+                  c ? "exscan" : "scan", (long long)count * 8, name);
+        }
+    /* distances 1, 2, 4, 8 share the port 1 to 8 ways, 16 to 512 16 ways */
+    struct sched_params sp = {.size = P, .count = 1, .elem_size = 8, .layout = &l};
+    check(cost_scan_port_rounds(&sp) == 15 + 6 * L, "scan's port rounds: %g, want %d",
+          cost_scan_port_rounds(&sp), 15 + 6 * L);
+    sp.layout = NULL;
+    check(cost_scan_port_rounds(&sp) == 10, "no layout: lg p rounds, got %g",
+          cost_scan_port_rounds(&sp));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -309,6 +346,7 @@ int main(int argc, char **argv)
     test_bcast_selection();
     test_allgatherv_selection();
     test_allgather_port();
+    test_scan_port();
     const int rc = check_summary();
     MPI_Finalize();
     return rc;

@@ -17,7 +17,9 @@
 #include "../../patterns/scan.h"
 #include "../algorithm.h"
 
-COST_FORMULA(exscan, recursive_doubling, "ceil(lg p)(a + n b + 2 n g)");
+COST_FORMULA(exscan, recursive_doubling,
+             "ceil(lg p)(a + n b + 2 n g); across nodes b as scan recursive_doubling's "
+             "(cost_port_share)");
 
 int exscan_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
 {
@@ -53,5 +55,7 @@ int exscan_recursive_doubling_build(const struct sched_params *p, struct schedul
 double exscan_recursive_doubling_cost(const struct sched_params *p, const struct cost_params *m)
 {
     const double nb = (double)p->count * (double)p->elem_size;
-    return scan_levels(p->size) * (m->alpha + nb * (m->beta + 2 * m->gamma));
+    /* the node's port shared as in scan's recursive doubling */
+    return scan_levels(p->size) * (m->alpha + 2 * nb * m->gamma) +
+           nb * m->beta * cost_scan_port_rounds(p);
 }

@@ -18,7 +18,9 @@
 #include "../algorithm.h"
 #include "../common/scan.h"
 
-COST_FORMULA(scan, recursive_doubling, "ceil(lg p)(a + n b + n g)");
+COST_FORMULA(scan, recursive_doubling,
+             "ceil(lg p)(a + n b + n g); across nodes b in round k x the ranks of a node sending "
+             "off it at once at distance 2^k (cost_port_share)");
 
 int scan_recursive_doubling_build(const struct sched_params *p, struct schedule *s)
 {
@@ -32,5 +34,7 @@ int scan_recursive_doubling_build(const struct sched_params *p, struct schedule 
 double scan_recursive_doubling_cost(const struct sched_params *p, const struct cost_params *m)
 {
     const double nb = (double)p->count * (double)p->elem_size;
-    return scan_levels(p->size) * (m->alpha + nb * (m->beta + m->gamma));
+    /* every rank sends at once: on 16-rank nodes the rounds from distance
+     * 16 on push all 16 vectors through the node's one port */
+    return scan_levels(p->size) * (m->alpha + nb * m->gamma) + nb * m->beta * cost_scan_port_rounds(p);
 }
