@@ -22,28 +22,8 @@ CASES=${CASES:-"allreduce:16 reduce:16 reduce_scatter_block:16 allreduce:8"}
 ROUNDS=${ROUNDS:-2}
 BUDGET=${BUDGET:-300}
 ALGS=${ALGS:-native,node_split_rail}
-V=$PWD/.cache/mpis/ompi5
 mkdir -p "$OUT/csv"
-log=$OUT/log.txt
-: >"$log"
-export PATH="$V/bin:$PATH" OPAL_PREFIX="$V" LD_LIBRARY_PATH="$V/lib:${LD_LIBRARY_PATH:-}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_osc=^ucx OMPI_MCA_op=^avx
-unset $(compgen -e | grep '^COLIBRI_')
-t0=$SECONDS
-say() { echo "$*" | tee -a "$log"; }
-step() {
-  local name=$1 t=$2
-  shift 2
-  if [ $((SECONDS - t0)) -ge "$BUDGET" ]; then
-    say "== skipped $name (budget of $BUDGET s spent)"
-    return 1
-  fi
-  say "== $name (at $((SECONDS - t0)) s)"
-  timeout "$t" "$@" >>"$log" 2>&1
-  local rc=$?
-  [ $rc -eq 0 ] || say "   rc=$rc"
-  return $rc
-}
+source bench/scripts/device_lib.sh
 trap 'say "== done at $((SECONDS - t0)) s"; tar -C "$OUT" -czf "$OUT/results.tgz" csv' EXIT
 say "# $(nproc) cores, $(uname -r), $(mpirun --version 2>&1 | head -1)"
 MAP="--bind-to core"

@@ -30,32 +30,10 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/bench-runs/device-node}
 NPS=${NPS:-"16 8"}
 RUNS=${RUNS:-2}
-BUDGET=${BUDGET:-400}
 B=${BUILD:-build-ompi5}
-V=$PWD/.cache/mpis/ompi5
 mkdir -p "$OUT/csv"
-log=$OUT/log.txt
-: >"$log"
-export PATH="$V/bin:$PATH" OPAL_PREFIX="$V" LD_LIBRARY_PATH="$V/lib:${LD_LIBRARY_PATH:-}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_osc=^ucx OMPI_MCA_op=^avx
-unset $(compgen -e | grep '^COLIBRI_')
+source bench/scripts/device_lib.sh
 lib=$PWD/$B/lib/libcolibri.so
-t0=$SECONDS
-say() { echo "$*" | tee -a "$log"; }
-# step NAME TIMEOUT CMD...: run CMD into the log unless the budget is spent
-step() {
-  local name=$1 t=$2
-  shift 2
-  if [ $((SECONDS - t0)) -ge "$BUDGET" ]; then
-    say "== skipped $name (budget of $BUDGET s spent)"
-    return 1
-  fi
-  say "== $name (at $((SECONDS - t0)) s)"
-  timeout "$t" "$@" >>"$log" 2>&1
-  local rc=$?
-  [ $rc -eq 0 ] || say "   rc=$rc"
-  return $rc
-}
 finish() {
   say "== done at $((SECONDS - t0)) s"
   tar -C "$OUT" -czf "$OUT/results.tgz" csv

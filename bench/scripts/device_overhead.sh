@@ -14,11 +14,7 @@ OUT=${OUT:-build/bench-runs/device-overhead}
 NP=${NP:-16}
 COLLS=${COLLS:-"gather reduce bcast"}
 ROUNDS=${ROUNDS:-3}
-V=$PWD/.cache/mpis/ompi5
-mkdir -p "$OUT"
-export PATH="$V/bin:$PATH" OPAL_PREFIX="$V" LD_LIBRARY_PATH="$V/lib:${LD_LIBRARY_PATH:-}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_osc=^ucx OMPI_MCA_op=^avx
-unset $(compgen -e | grep '^COLIBRI_')
+source bench/scripts/device_lib.sh
 lib=$PWD/build-ompi5/lib/libcolibri.so
 MAP="--bind-to core"
 mpirun -n 2 $MAP true >/dev/null 2>&1 || MAP="--bind-to none"
