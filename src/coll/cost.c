@@ -1,5 +1,6 @@
 /* Cost-model terms shared by the algorithms' cost functions. */
 #include <math.h>
+#include <stdbool.h>
 #include "../patterns/dissemination.h"
 #include "../patterns/node_reduce.h"
 #include "../patterns/nodes.h"
@@ -11,20 +12,42 @@ int cost_link_share(const struct sched_params *p)
     return l ? node_max_ranks(l->n_nodes, l->node_start) : 1;
 }
 
-double cost_port_share(const struct sched_params *p, long long d)
+/* A layout's port sharing, read once per cost (node_max_ranks and
+ * node_blocked walk the layout): L the most ranks on a node, 0 where the
+ * port is not shared (no layout, one node); `blocked`, nodes of
+ * consecutive ranks. */
+struct port {
+    int L;
+    bool blocked;
+};
+
+static struct port port_of(const struct sched_params *p)
 {
     const struct node_layout *l = p->layout;
     if (!l || l->n_nodes <= 1)
+        return (struct port){0, true};
+    return (struct port){node_max_ranks(l->n_nodes, l->node_start),
+                         node_blocked(l->n_nodes, l->node_start, l->node_ranks) != 0};
+}
+
+static double share_at(struct port q, long long d)
+{
+    if (q.L <= 0)
         return 1;
-    const int L = node_max_ranks(l->n_nodes, l->node_start);
-    if (!node_blocked(l->n_nodes, l->node_start, l->node_ranks))
-        return L;
-    return d < 1 ? 1 : d > L ? L : (double)d;
+    if (!q.blocked)
+        return q.L;
+    return d < 1 ? 1 : d > q.L ? q.L : (double)d;
+}
+
+double cost_port_share(const struct sched_params *p, long long d)
+{
+    return share_at(port_of(p), d);
 }
 
 double cost_bruck_port_share(const struct sched_params *p, int k)
 {
-    if (p->size <= 1 || !p->layout || p->layout->n_nodes <= 1)
+    const struct port q = port_of(p);
+    if (p->size <= 1 || q.L <= 0)
         return 1;
     double blocks = 0, weighted = 0;
     for (int t = 0; t < dis_rounds(p->size, k); t++) {
@@ -32,7 +55,7 @@ double cost_bruck_port_share(const struct sched_params *p, int k)
         for (int j = 1; j < k && dis_active(p->size, j, D); j++) {
             const double n = (double)dis_count(p->size, j, D);
             blocks += n;
-            weighted += n * cost_port_share(p, (long long)j * D);
+            weighted += n * share_at(q, (long long)j * D);
         }
     }
     return blocks > 0 ? weighted / blocks : 1;
@@ -40,21 +63,21 @@ double cost_bruck_port_share(const struct sched_params *p, int k)
 
 double cost_doubling_port_share(const struct sched_params *p)
 {
-    if (p->size <= 1 || !p->layout || p->layout->n_nodes <= 1)
-        return 1;
+    const struct port q = port_of(p);
     double blocks = 0, weighted = 0;
     for (long long d = 1; 2 * d <= p->size; d *= 2) {
         blocks += (double)d;
-        weighted += (double)d * cost_port_share(p, d);
+        weighted += (double)d * share_at(q, d);
     }
     return blocks > 0 ? weighted / blocks : 1;
 }
 
 double cost_scan_port_rounds(const struct sched_params *p)
 {
+    const struct port q = port_of(p);
     double rounds = 0;
     for (long long d = 1; d < p->size; d *= 2)
-        rounds += cost_port_share(p, d);
+        rounds += share_at(q, d);
     return rounds;
 }
 

@@ -68,9 +68,7 @@ static int copy_elems(const void *src, void *dst, int64_t count, MPI_Datatype dt
  * 64 KiB to 4 MiB under Intel MPI, reduce 0.72-0.96x under Open MPI 5
  * (medians of 5-7 alternating runs, 2026-11-27).  Returns false where it did not copy
  * (plain stores wanted, another architecture, a short copy). */
-#ifndef STREAM_BYTES
 #define STREAM_BYTES (16 * 1024)
-#endif
 static bool stream_copy(const struct node_segment *g, void *dst, const void *src, size_t n)
 {
 #if defined(__x86_64__)

@@ -71,9 +71,7 @@ enum sched_op_kind { SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY, SOP_FLAG_SET, SOP
  * NODE_SLOTS for the use u of the run (patterns/node_reduce.h), encoded as
  * SOP_SLOT(u).  A cached schedule so addresses the slot its use gets at
  * each run, which differs from run to run. */
-#ifndef NODE_SLOTS
 #define NODE_SLOTS 2
-#endif
 #define SOP_SLOT_SHIFT 4
 #define SOP_SLOT_MASK 0x30u
 /* COPY/REDUCE flag: this op and the next (a REDUCE of the same count into

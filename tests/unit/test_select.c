@@ -25,6 +25,7 @@
 
 #include "../lib/check.h"
 #include "../lib/xorshift.h"
+#include "node_layouts.h"
 
 /* Automatic selection on the agreed shape (the dry-run half of
  * tests/smpi/sparse_bar.sh): 64 ranks, 1 MiB of doubles.  Clustered data
@@ -265,14 +266,10 @@ static void test_allgatherv_selection(void)
 static void test_allgather_port(void)
 {
     enum { P = 256, L = 16 };
-    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
     for (int rr = 0; rr <= 1; rr++) {
-        for (int r = 0; r < P; r++)
-            leader_of[r] = rr ? r % (P / L) : r - r % L;
-        struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
-                                                 node_ranks),
-                                node_of, local_index, node_start, node_ranks};
-        struct sched_params sp = {.size = P, .count = 8, .elem_size = 1, .layout = &l};
+        struct layout_mem m;
+        even_layout(&m, P / L, L, rr);
+        struct sched_params sp = {.size = P, .count = 8, .elem_size = 1, .layout = &m.l};
         const long long ds[] = {1, 2, 15, 16, 17, 128};
         for (unsigned i = 0; i < sizeof ds / sizeof *ds; i++) {
             const double want = rr ? L : ds[i] < L ? (double)ds[i] : L;
@@ -282,8 +279,10 @@ static void test_allgather_port(void)
         const double b = cost_bruck_port_share(&sp, 2);
         check(rr ? b == L : b > 8 && b < L, "Bruck's mean port share%s: %g", rr ? " (round-robin)" : "",
               b);
-        if (rr)
+        if (rr) {
+            free(m.node_of);
             continue;
+        }
         for (int64_t block = 8; block <= 65536; block *= 8192) {
             sp.count = block;
             const struct algorithm *a = select_auto(COLIBRI_ALLGATHER, &sp);
@@ -294,6 +293,7 @@ static void test_allgather_port(void)
                   "auto allgather, 16 x 16 ranks, %lld B blocks: picked %s, want no logarithmic "
                   "exchange", (long long)block, name);
         }
+        free(m.node_of);
     }
     struct sched_params one = {.size = P, .count = 65536, .elem_size = 1};
     check(cost_port_share(&one, 64) == 1 && cost_bruck_port_share(&one, 2) == 1,
@@ -310,12 +310,9 @@ static void test_allgather_port(void)
 static void test_scan_port(void)
 {
     enum { P = 1024, L = 16 };
-    static int leader_of[P], node_of[P], local_index[P], node_start[P + 1], node_ranks[P];
-    for (int r = 0; r < P; r++)
-        leader_of[r] = r - r % L;
-    struct node_layout l = {node_layout_fill(P, leader_of, node_of, local_index, node_start,
-                                             node_ranks),
-                            node_of, local_index, node_start, node_ranks};
+    struct layout_mem m;
+    even_layout(&m, P / L, L, 0);
+    const struct node_layout l = m.l;
     const colibri_coll colls[] = {COLIBRI_SCAN, COLIBRI_EXSCAN};
     for (int c = 0; c < 2; c++)
         for (int64_t count = 1; count <= 8192; count *= 8192) {
@@ -334,6 +331,7 @@ static void test_scan_port(void)
     sp.layout = NULL;
     check(cost_scan_port_rounds(&sp) == 10, "no layout: lg p rounds, got %g",
           cost_scan_port_rounds(&sp));
+    free(m.node_of);
 }
 
 int main(int argc, char **argv)
