@@ -189,8 +189,10 @@ static int turn_end(struct comm_state *cs, struct online_turn *t, bool auto_v, i
  * run.  What stays valid and why: the communicator's state and layout
  * until a communicator with state is freed (comm_state_epoch), the
  * selection until the configuration is reloaded (generation), the online
- * decision while its shape's stamp stands and its window lasts
- * (online_memo_pass, which counts the call, last), the schedule through
+ * decision while its shape's stamp stands and its window lasts, or while
+ * it explores and the memo's algorithm is the candidate of the call
+ * (online_turn_memo_pass, which counts the call, last; such a call is
+ * timed from the memo's entry, as a settled one costs), the schedule through
  * its hint; predefined types are never freed.  Buffers are checked as the
  * full path checks them; anything else takes the full path.
  */
@@ -225,7 +227,9 @@ static bool memo_shape(const struct exchange_args *a)
            (in_place || (a->sendtype == a->recvtype && a->sendcount == a->recvcount));
 }
 
-static struct exchange_memo *memo_find(const struct exchange_args *a)
+/* *timed: the call explores its online shape (online_turn_memo_pass):
+ * end it with online_turn_memo_end. */
+static struct exchange_memo *memo_find(const struct exchange_args *a, bool *timed)
 {
     if (!memo_shape(a))
         return NULL;
@@ -241,9 +245,9 @@ static struct exchange_memo *memo_find(const struct exchange_args *a)
     if (a->recvbuf == MPI_IN_PLACE ||
         (a->recvcount && (!a->recvbuf || (!in_place && (!a->sendbuf || a->sendbuf == a->recvbuf)))))
         return NULL;
-    if (m->shape && !online_memo_pass(m->shape, m->stamp)) /* last: it counts the call */
-        return NULL;
-    return m;
+    const int pass = online_turn_memo_pass(m->c.cs, m->shape, m->stamp, m->alg); /* last: it counts */
+    *timed = pass == 2;
+    return pass ? m : NULL;
 }
 
 static void memo_note(const struct exchange_args *a, struct coll_op *op, struct online_shape *shape)
@@ -276,12 +280,13 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     if (req)
         *req = MPI_REQUEST_NULL;
     if (kind == CALL_BLOCKING && !requested) {
-        struct exchange_memo *m = memo_find(a);
+        bool timed = false;
+        struct exchange_memo *m = memo_find(a, &timed);
         if (m)
-            return memo_run(m, a, fn);
+            return timed ? online_turn_memo_end(memo_run(m, a, fn)) : memo_run(m, a, fn);
     }
     /* the full path: a colibri candidate of online selection is charged
-     * from here (a memo's call is a settled one, never timed) */
+     * from here (a memo's call is charged from the memo's entry) */
     const double entry = online_turn_entry(kind);
     if (comm_passes_through(a->comm))
         return native_exchange(a, kind, req);
@@ -483,7 +488,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     c->dt = MPI_BYTE;
     c->dti = (struct dtinfo){1, 0, 1, 1, true};
     c->cs->last[a->coll] = op->alg->name;
-    if (kind == CALL_BLOCKING && !requested && memo_shape(a) && online_turn_quiet(&turn))
+    if (kind == CALL_BLOCKING && !requested && memo_shape(a) && online_turn_memo_ok(&turn, op->alg))
         memo_note(a, op, turn.s);
     if (kind == CALL_BLOCKING) {
         online_turn_clock(&turn);

@@ -255,8 +255,9 @@ struct call_memo {
     struct coll_call c;          /* c.sp.sparse points at `sparse` */
     struct sparse_op sparse;
     struct sched_hint hint;
-    /* the online shape (select/online.h) whose settled winner the call
-     * ran, and its stamp then (NULL: online selection did not serve it) */
+    /* the online shape (select/online.h) whose settled winner, or
+     * exploring candidate, the call ran, and its stamp then (NULL: online
+     * selection did not serve it) */
     struct online_shape *shape;
     unsigned stamp;
     /* a nonblocking call's: its communicator's online table's version
@@ -274,7 +275,9 @@ static struct call_memo *memo_slot(const struct native_args *a, enum call_kind k
     return &call_memo[h % CALL_MEMO_SLOTS];
 }
 
-static struct call_memo *memo_find(const struct native_args *a, enum call_kind kind)
+/* *timed: the call explores its online shape (online_turn_memo_pass):
+ * end it with online_turn_memo_end. */
+static struct call_memo *memo_find(const struct native_args *a, enum call_kind kind, bool *timed)
 {
     struct call_memo *m = memo_slot(a, kind);
     if (!m->alg || m->running || m->comm != a->comm || m->count != a->count ||
@@ -282,14 +285,16 @@ static struct call_memo *memo_find(const struct native_args *a, enum call_kind k
         m->root != a->root || m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
         m->generation != config_get()->generation ||
-        (m->version && *m->version != m->version_at) ||
-        (m->shape && !online_memo_pass(m->shape, m->stamp))) /* last: it counts the call */
+        (m->version && *m->version != m->version_at))
         return NULL;
-    return m;
+    const int pass = online_turn_memo_pass(m->c.cs, m->shape, m->stamp, m->alg); /* last: it counts */
+    *timed = pass == 2;
+    return pass ? m : NULL;
 }
 
 /* Remembers the call that r prepares (its conditions: above) and gives
- * it the memo's schedule hint; `shape`: the online shape settled on it. */
+ * it the memo's schedule hint; `shape`: the online shape that ran it
+ * (settled on it, or exploring it: online_turn_memo_ok). */
 static void memo_note(const struct native_args *a, struct reduction_op *r,
                       struct online_shape *shape)
 {
@@ -459,14 +464,17 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     const char *fname = coll_fname(a->coll, kind);
     if (req)
         *req = MPI_REQUEST_NULL;
-    struct call_memo *m = requested ? NULL : memo_find(a, kind);
+    bool timed = false;
+    struct call_memo *m = requested ? NULL : memo_find(a, kind, &timed);
     if (m) {
         const int rc = memo_run(m, a, fname, req);
+        if (timed) /* counted in its shape: invalid arguments end it untimed */
+            online_turn_memo_end(rc >= 0 ? rc : MPI_ERR_ARG);
         if (rc >= 0)
             return rc;
     }
     /* the full path: a colibri candidate of online selection is charged
-     * from here (a memo's call is a settled one, never timed) */
+     * from here (a memo's call is charged from the memo's entry) */
     const double entry = online_turn_entry(kind);
     if (prefix_on_intercomm(a->coll, a->comm))
         return raise_error(a->comm, fname, MPI_ERR_COMM,
@@ -646,7 +654,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     c->cs->last[a->coll] = op->alg->name;
     /* the memo's conditions (above call_memo) */
     if (!requested && kind != CALL_PERSISTENT && a->coll <= COLIBRI_REDUCE && pf->kernel &&
-        !estimated && online_turn_quiet(&turn))
+        !estimated && online_turn_memo_ok(&turn, op->alg))
         memo_note(a, r, turn.s);
     if (kind == CALL_BLOCKING) {
         online_turn_clock(&turn);

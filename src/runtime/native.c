@@ -430,7 +430,7 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
     /* last: they count the call in its shape */
     bool timed = false;
     if (m->shape && m->shape->explore_start >= 0) {
-        if (!online_turn_memo_begin(m->cs, m->shape, m->stamp))
+        if (!online_turn_memo_begin(m->cs, m->shape, m->stamp, NULL))
             return NATIVE_MEMO_MISS;
         timed = true;
     } else if (m->shape && !online_memo_pass(m->shape, m->stamp)) {

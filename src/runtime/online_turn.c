@@ -176,7 +176,8 @@ static _Thread_local struct {
     struct online_turn t;
 } pending;
 
-bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsigned stamp)
+bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsigned stamp,
+                            const struct algorithm *alg)
 {
     const struct config *cfg = config_get();
     const struct online_params pr = params(cfg);
@@ -184,7 +185,7 @@ bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsig
         return false;
     const struct online_step next = online_peek(s, &pr);
     if (next.settled || next.decide || next.cand < 0 || next.cand >= s->n_cand ||
-        s->cand[next.cand])
+        s->cand[next.cand] != alg)
         return false;
     setup_stats.online_memo_explored++;
     pending.cs = cs;

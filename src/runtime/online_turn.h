@@ -65,11 +65,20 @@ static inline void online_turn_clock(struct online_turn *t)
  * and returns its error). */
 int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc);
 
-/* Whether a memo of an identical call may remember this one (not while
- * its shape explores), and with which shape and stamp (NULL: none). */
-static inline bool online_turn_quiet(const struct online_turn *t)
+/* Whether a memo of an identical call may remember this one, which ran
+ * colibri's `alg`: where online selection does not serve it, where its
+ * shape is settled, and while its shape explores where `alg` is the
+ * candidate this call explored: the memo then serves that candidate's
+ * further calls of the exploration, timed (online_turn_memo_begin), so a
+ * colibri candidate is charged what it costs once settled, where the
+ * memo serves it too.  (Timed through the full path, a short reduce's
+ * `node_leader` on Intel MPI, 2 ranks, measured 0.94 us to native's 0.86
+ * at a re-check, and settled on native; through the memo it takes
+ * 0.55-0.59 us to native's 0.73-0.75 in a loop of calls.) */
+static inline bool online_turn_memo_ok(const struct online_turn *t, const struct algorithm *alg)
 {
-    return !t->s || t->step.settled;
+    return !t->s || t->step.settled ||
+           (t->step.cand >= 0 && t->step.cand < t->s->n_cand && t->s->cand[t->step.cand] == alg);
 }
 /* The same for a call that runs native (the native memo, native.h): also
  * while its shape explores, where the memo serves native's further calls
@@ -79,13 +88,29 @@ static inline bool online_turn_native_memo(const struct online_turn *t)
     return !t->s || t->step.settled || !t->s->cand[t->step.cand];
 }
 
-/* The native memo's exploring call (native.h, NATIVE_MEMO_TIMED): when the
- * next call of shape s (memo made with `stamp`) runs native and does not
- * decide, counts it in the shape, starts its clock and returns true; the
- * caller then makes the MPI's call and hands its result to
- * online_turn_memo_end (this thread's one pending turn).  False: the full
- * path serves the call. */
-bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsigned stamp);
+/* A memo's exploring call (the native memo, native.h NATIVE_MEMO_TIMED,
+ * with alg NULL; the call memos of api/reductions.c and api/alltoall.c
+ * with their colibri algorithm): when the next call of shape s (memo made
+ * with `stamp`) runs the candidate `alg` and does not decide, counts it in
+ * the shape, starts its clock and returns true; the caller then makes the
+ * call and hands its result to online_turn_memo_end (this thread's one
+ * pending turn).  False: the full path serves the call. */
+bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsigned stamp,
+                            const struct algorithm *alg);
+/* A call memo's call of shape s (NULL: none) made with `stamp`, running
+ * alg: 0 where the memo may not serve it (the full path does), 1 where it
+ * may, untimed (settled: online_memo_pass, which counts it), 2 where it may
+ * and is an exploring call begun by online_turn_memo_begin (end it with
+ * online_turn_memo_end). */
+static inline int online_turn_memo_pass(struct comm_state *cs, struct online_shape *s,
+                                        unsigned stamp, const struct algorithm *alg)
+{
+    if (!s)
+        return 1;
+    if (s->explore_start >= 0)
+        return online_turn_memo_begin(cs, s, stamp, alg) ? 2 : 0;
+    return online_memo_pass(s, stamp) ? 1 : 0;
+}
 int online_turn_memo_end(int rc);
 
 /* A blocking automatic alltoallv on cs, before its size agreement: true
