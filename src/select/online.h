@@ -35,7 +35,8 @@
 
 struct algorithm;
 
-#define ONLINE_CANDIDATES 3 /* the model's choice, native, the model's runner-up */
+#define ONLINE_CANDIDATES 4 /* the model's choice, native, the model's runner-up, its choice on
+                             * a slower network (select.h, select_candidates) */
 #define ONLINE_SHAPES 16    /* shapes a communicator keeps (least recently used replaced) */
 #define ONLINE_SAMPLES 8    /* timed calls per candidate kept, at most */
 #define ONLINE_NONE 1e300   /* the score of a candidate with no valid time */
@@ -78,6 +79,14 @@ struct online_params {
 /* The model is unsure when its runner-up's modelled time is within this
  * factor of its choice's: the runner-up is explored too. */
 #define ONLINE_UNSURE 1.25
+/* The network the model assumes (100 Gb/s per rank unless a tuning file or
+ * COLIBRI_COST_MODEL says otherwise) may be this many times slower per
+ * byte: 2.5 Gb/s per rank, the sparse-reduction seed's DDR port shared by
+ * 8 cores.  Where the model's choice on such a network differs, it is
+ * explored too (select_candidates): on that network sparse algorithms win
+ * at densities where they lose at 100 Gb/s, and a shared port changes the
+ * dense ranking. */
+#define ONLINE_BETA_SPAN 40.0
 
 struct online_key {
     int coll, root;

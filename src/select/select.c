@@ -604,7 +604,7 @@ void select_prepare(struct sched_params *p, const struct algorithm *a)
 
 int select_candidates(colibri_coll coll, const struct sched_params *p,
                       const struct algorithm *model, bool native_ok,
-                      const struct algorithm *cand[3])
+                      const struct algorithm *cand[4])
 {
     if (!model)
         return 0;
@@ -621,6 +621,17 @@ int select_candidates(colibri_coll coll, const struct sched_params *p,
         second = NULL;
     if (second && t_model > 0 && t_second <= t_model * ONLINE_UNSURE)
         cand[n++] = second;
+    else
+        second = NULL;
+    /* the model's choice on a slower network between nodes (its per-byte
+     * cost only: the node's own figures stay); on one node there is none */
+    if (c.alg == model && !(p->layout && p->layout->n_nodes == 1)) {
+        struct cost_params slow = m;
+        slow.beta *= ONLINE_BETA_SPAN;
+        const struct choice s = model_choice(coll, p, &slow);
+        if (s.alg && s.alg != model && s.alg != second)
+            cand[n++] = s.alg;
+    }
     return n;
 }
 

@@ -36,13 +36,16 @@ bool select_rule_decides(colibri_coll coll, const struct sched_params *p);
  * size): alltoallv skips no size agreement then (online.h, online_skip). */
 bool select_has_rules(colibri_coll coll);
 /* Online selection's candidates for a call whose automatic choice is
- * `model` (p as before selection): the model's choice, native (NULL) and,
- * where the model is unsure (online.h, ONLINE_UNSURE), its runner-up;
+ * `model` (p as before selection): the model's choice, native (NULL),
+ * where the model is unsure (online.h, ONLINE_UNSURE) its runner-up, and
+ * the model's choice for a network ONLINE_BETA_SPAN times slower per byte
+ * between nodes (a sparse algorithm on sparse data, a node-aware one where
+ * the node's port would be the bottleneck) where it is neither of those;
  * native only where `native_ok` (the MPI below reduces as colibri does).
  * Returns their number, 0 when the model has no algorithm for the call. */
 int select_candidates(colibri_coll coll, const struct sched_params *p,
                       const struct algorithm *model, bool native_ok,
-                      const struct algorithm *cand[3]);
+                      const struct algorithm *cand[4]);
 /* p (as before selection) made ready to run candidate `a` (NULL: native),
  * with the radix and inner algorithm the model prefers, as for a name. */
 void select_prepare(struct sched_params *p, const struct algorithm *a);

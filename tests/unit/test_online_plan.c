@@ -118,10 +118,10 @@ static int explore(struct online_table *tab, int ranks, const double t[][3], int
         }
         CHECK(!st[0].settled, "settled before deciding");
         if (st[0].decide) {
-            double sc[8][3], agreed[3] = {0, 0, 0};
+            double sc[8][ONLINE_CANDIDATES], agreed[ONLINE_CANDIDATES] = {0};
             for (int r = 0; r < ranks; r++) {
                 online_scores(s[r], sc[r]);
-                for (int c = 0; c < 3; c++)
+                for (int c = 0; c < ONLINE_CANDIDATES; c++)
                     agreed[c] = fmax(agreed[c], sc[r][c]);
             }
             for (int r = 0; r < ranks; r++)
@@ -180,13 +180,13 @@ static void test_colibri_pair(void)
     struct online_shape *s =
         online_shape_get(&tab, &(struct online_key){0, 0, 64, 8, true, A, false, true}, cand, 3,
                          &fresh);
-    CHECK(online_decide(s, (const double[]){1.0, 2.0, 1.1}, &PR) == 0, "first: A, the fastest");
-    CHECK(online_decide(s, (const double[]){1.0, 2.0, 0.95}, &PR) == 0,
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 1.1}, &PR) == 0, "first: A, the fastest");
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 0.95}, &PR) == 0,
           "B 5%% faster than A: A keeps its place");
-    CHECK(online_decide(s, (const double[]){1.0, 2.0, 0.85}, &PR) == 2, "B 15%% faster: B");
-    CHECK(online_decide(s, (const double[]){1.0, 1.05, 0.95}, &PR) == 1,
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 0.85}, &PR) == 2, "B 15%% faster: B");
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 1.05, 0.95}, &PR) == 1,
           "B only 10%% under native's 1.05 by less than the margin: native");
-    CHECK(online_decide(s, (const double[]){0.8, 1.0, ONLINE_NONE}, &PR) == 0,
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){0.8, 1.0, ONLINE_NONE}, &PR) == 0,
           "B with no time: A, 20%% under native");
     CHECK(s->switches == 3, "three switches, got %lld", s->switches);
 }
@@ -222,7 +222,7 @@ static void test_recheck(void)
             if (st.timed)
                 online_record(s, st.cand, st.cand == 0 ? 1.0 : 1.25);
             if (st.decide) {
-                double sc[3];
+                double sc[ONLINE_CANDIDATES];
                 online_scores(s, sc);
                 online_decide(s, sc, &PR);
                 break;
@@ -242,7 +242,7 @@ static void test_recheck(void)
         if (st.timed)
             online_record(s, st.cand, st.cand == 0 ? 1.0 : 1.05);
         if (st.decide) {
-            double sc[3];
+            double sc[ONLINE_CANDIDATES];
             online_scores(s, sc);
             online_decide(s, sc, &PR);
             break;
@@ -296,7 +296,7 @@ static void test_bad_times(void)
     online_record(s, 0, 1e9);   /* jumped */
     online_record(s, 0, NAN);
     online_record(s, 5, 1.0);   /* no such candidate */
-    double sc[3];
+    double sc[ONLINE_CANDIDATES];
     online_scores(s, sc);
     CHECK(sc[0] == ONLINE_NONE && sc[1] == ONLINE_NONE, "invalid times are no times");
     for (int i = 0; i < 3 * ONLINE_SAMPLES; i++)
@@ -381,7 +381,7 @@ static struct online_shape *decided(struct online_table *t, int coll, int64_t n,
         if (st.timed)
             online_record(s, st.cand, st.cand == 0 ? ta : tn);
         if (st.decide) {
-            double sc[3];
+            double sc[ONLINE_CANDIDATES];
             online_scores(s, sc);
             online_decide(s, sc, &PR);
             break;
