@@ -20,6 +20,16 @@
  * could pipeline),
  * the time per call being the largest over ranks; the fastest loop counts.
  * CSV: coll,bytes,us.  Timing never judges anything here.
+ *
+ * -P (side by side): each size also times the MPI's own collective through
+ * its PMPI_ name in the same process, the two loops alternating (the
+ * interposed one first, then the PMPI one, then the other way round: -R
+ * rounds of each), the fastest of each kept; CSV coll,bytes,us,native_us.
+ * With colibri preloaded the MPI_ name is colibri's and the PMPI_ one the
+ * MPI's alone, measured in the same process and minutes, so a machine that
+ * changes speed between runs (this shared VM does, by up to 2x for a
+ * minute at a time) changes both alike; plain, both are the MPI's and
+ * their ratio says how much a difference of nothing measures.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -31,7 +41,8 @@
 static const char USAGE[] =
     "usage: dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv|\n"
     "                       bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan\n"
-    "                    [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]\n";
+    "                    [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]\n"
+    "                    [-P]   (side by side with the PMPI_ call: one more column, native_us)\n";
 
 enum coll {
     ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, /* the reductions and exchanges */
@@ -64,6 +75,44 @@ struct call {
     char *s, *r;
     int *counts, *displs;
 };
+
+/* The call through its PMPI_ name: the MPI's own collective, whatever is
+ * preloaded. */
+static int pmpi_call(void *ctx, int i)
+{
+    (void)i;
+    struct call *c = ctx;
+    MPI_Comm w = MPI_COMM_WORLD;
+    switch (c->coll) {
+    case ALLREDUCE:
+        return PMPI_Allreduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+    case REDUCE:
+        return PMPI_Reduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, 0, w);
+    case RSB:
+        return PMPI_Reduce_scatter_block(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+    case ALLTOALL:
+        return PMPI_Alltoall(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
+    case ALLTOALLV:
+        return PMPI_Alltoallv(c->s, c->counts, c->displs, MPI_BYTE, c->r, c->counts, c->displs,
+                              MPI_BYTE, w);
+    case BCAST:
+        return PMPI_Bcast(c->s, c->count, MPI_BYTE, 0, w);
+    case ALLGATHER:
+        return PMPI_Allgather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
+    case ALLGATHERV:
+        return PMPI_Allgatherv(c->s, c->count, MPI_BYTE, c->r, c->counts, c->displs, MPI_BYTE, w);
+    case BARRIER:
+        return PMPI_Barrier(w);
+    case GATHER:
+        return PMPI_Gather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
+    case SCATTER:
+        return PMPI_Scatter(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
+    case SCAN:
+        return PMPI_Scan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+    default:
+        return PMPI_Exscan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+    }
+}
 
 static int one_call(void *ctx, int i)
 {
@@ -101,13 +150,24 @@ static int one_call(void *ctx, int i)
     }
 }
 
+/* -P */
+static int own_flag(int opt, const char *arg, void *ctx)
+{
+    (void)arg;
+    if (opt != 'P')
+        return -1;
+    *(int *)ctx = 1;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     struct bench_opts o;
     bench_opts_init(&o, "dropin-bench", USAGE);
     o.min_bytes = 8, o.max_bytes = 16 << 20, o.step = 2, o.reps = 3;
-    if (bench_parse(argc, argv, "c:m:M:s:R:o:h", &o, NULL, NULL) < argc)
+    int pair = 0;
+    if (bench_parse(argc, argv, "c:m:M:s:R:o:Ph", &o, own_flag, &pair) < argc)
         bench_usage_exit(&o, "unexpected argument");
     struct call c = {.coll = NCOLL};
     for (int k = 0; k < NCOLL && o.coll; k++)
@@ -125,7 +185,7 @@ int main(int argc, char **argv)
     c.displs = malloc((size_t)c.size * sizeof *c.displs);
     for (size_t i = 0; i < cap / 8; i++)
         ((double *)c.s)[i] = 1.0 + (double)(i % 7); /* dense: no sparse path */
-    FILE *csv = bench_csv_open(o.csv, "coll,bytes,us");
+    FILE *csv = bench_csv_open(o.csv, pair ? "coll,bytes,us,native_us" : "coll,bytes,us");
     for (int64_t b = o.min_bytes; b <= o.max_bytes; b *= o.step) {
         int64_t bytes = b;
         if (c.coll == BARRIER)
@@ -144,8 +204,31 @@ int main(int argc, char **argv)
         l.iters = one > 0 ? (int)(2e-3 / one) : 1000;
         l.iters = l.iters < 3 ? 3 : l.iters > 1000 ? 1000 : l.iters;
         l.warmup = 0;
-        const double t = bench_best_of(&l, o.reps);
-        if (csv)
+        double t, tn = 0;
+        if (!pair) {
+            t = bench_best_of(&l, o.reps);
+        } else { /* alternating, ABBA..., the fastest of each */
+            struct bench_loop n = l;
+            n.call = pmpi_call;
+            n.warmup = 1;
+            bench_time(&n); /* sized and warmed like the other side */
+            n.warmup = 0;
+            t = tn = 0;
+            int failed = 0;
+            for (int rep = 0; rep < o.reps; rep++)
+                for (int side = 0; side < 2; side++) {
+                    const int native = side ^ (rep & 1);
+                    const double x = bench_time(native ? &n : &l);
+                    double *best = native ? &tn : &t;
+                    failed |= x < 0;
+                    *best = rep == 0 || x < *best ? x : *best;
+                }
+            if (failed)
+                t = tn = -1;
+        }
+        if (csv && pair)
+            fprintf(csv, "%s,%lld,%.4f,%.4f\n", names[c.coll], (long long)bytes, t * 1e6, tn * 1e6);
+        else if (csv)
             fprintf(csv, "%s,%lld,%.4f\n", names[c.coll], (long long)bytes, t * 1e6);
         if (c.coll == BARRIER)
             break;

@@ -9,6 +9,10 @@
 #   bench/scripts/bench_mpis.sh                           all five MPIs, 5 runs
 #   MPIS="ompi5 impi" RUNS=3 COLLS=allreduce bench/scripts/bench_mpis.sh
 #   COLIBRI_ENV="COLIBRI_NODE_CHUNK_BYTES=32768" ...   settings for colibri's runs
+#   PAIR=1 ...   colibri and the MPI side by side in each run's processes
+#                (dropin-bench -P: MPI_ and PMPI_ loops alternating), plus a
+#                plain -P run per run whose rows (MPI-null) measure nothing
+#                against itself; output docs/results/mpis-pair/ by default
 #
 # MPIs: openmpi (Debian's 4.1, build/), mpich (Debian's 4.0, build-mpich/),
 # and ompi5, mpich5, impi from scripts/install-mpis.sh (build-<name>/,
@@ -19,7 +23,7 @@
 # is a benchmark.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-OUT=${OUT:-docs/results/mpis}
+OUT=${OUT:-docs/results/mpis${PAIR:+-pair}}
 RUNS_DIR=${RUNS_DIR:-build/bench-runs/mpis}
 MPIS=${MPIS:-"openmpi mpich ompi5 mpich5 impi"}
 RUNS=${RUNS:-5}

@@ -49,12 +49,30 @@ PY
 # pre: what puts colibri under the ranks), appended to PIECE as
 # mpi,coll,bytes,native_us,colibri_us,ratio,rep (header written first).
 # Exits on a failed run.  Pieces in $RUNS_DIR.
+# PAIR=1: each run is one process pair instead, dropin-bench -P: colibri
+# preloaded, its MPI_ calls and the MPI's own PMPI_ calls timed side by
+# side, alternating, in the same processes (rows of MPI), and the same
+# plain (no colibri: both sides the MPI's; rows of MPI-null, the noise of
+# a difference of nothing).
 dropin_alternate() {
   local piece=$1 mpi=$2 build=$3 coll r
   echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep" >"$piece"
   for coll in $COLLS; do
-    echo "== $mpi $coll: $RUNS alternating runs"
+    echo "== $mpi $coll: $RUNS alternating runs${PAIR:+ (side by side in one process)}"
     for r in $(seq "$RUNS"); do
+      if [ -n "${PAIR:-}" ]; then
+        # shellcheck disable=SC2086
+        "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -P -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
+          { echo "colibri run failed"; exit 1; }
+        # shellcheck disable=SC2086
+        "${launch[@]}" "$build/bin/dropin-bench" -P -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
+          { echo "native run failed"; exit 1; }
+        tail -n +2 "$RUNS_DIR/c.csv" |
+          awk -F, -v m="$mpi" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $4, $3, $3 / $4, r }' >>"$piece"
+        tail -n +2 "$RUNS_DIR/n.csv" |
+          awk -F, -v m="$mpi-null" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $4, $3, $3 / $4, r }' >>"$piece"
+        continue
+      fi
       # shellcheck disable=SC2086
       "${launch[@]}" "$build/bin/dropin-bench" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
         { echo "native run failed"; exit 1; }

@@ -469,7 +469,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         if (!requested && a->coll == COLIBRI_ALLTOALL && predefined(a->recvtype) &&
             online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, a->recvcount, a->recvtype, MPI_OP_NULL, 0, cs,
-                             turn.s);
+                             turn.s, NULL);
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         online_turn_clock(&turn);

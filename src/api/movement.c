@@ -264,7 +264,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         if (!requested && a->coll != COLIBRI_ALLGATHERV && predefined(key) &&
             online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, a->coll == COLIBRI_BARRIER ? 0 : a->recvcount,
-                             key, MPI_OP_NULL, c->sp.root, cs, turn.s);
+                             key, MPI_OP_NULL, c->sp.root, cs, turn.s, NULL);
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         online_turn_clock(&turn);

@@ -81,16 +81,21 @@ static struct sparse_estimate *estimate_slot(struct comm_state *cs, const struct
 
 /* Sets sp's sparsity from the hint or the shape's estimate, agreeing on a
  * new one when it is due.  Returns the estimate made by this call (its
- * `uses` are set by estimate_served once the choice is known), else NULL. */
+ * `uses` are set by estimate_served once the choice is known), else NULL;
+ * *slot: the shape's estimate, made now or before (NULL under a hint), for
+ * the memos (estimate_memo_ok). */
 static struct sparse_estimate *agreed_shape(struct comm_state *cs, const struct native_args *a,
                                             const struct sparse_op *o, const void *input,
-                                            int64_t n, int64_t bytes, struct sched_params *sp)
+                                            int64_t n, int64_t bytes, struct sched_params *sp,
+                                            struct sparse_estimate **slot)
 {
+    *slot = NULL;
     if (cs->density_hint > 0) {
         sp->density = cs->density_hint;
         return NULL;
     }
     struct sparse_estimate *e = estimate_slot(cs, a, n), *fresh = NULL;
+    *slot = e;
     e->last = ++cs->estimate_clock;
     if (e->interval == 0 && bytes < SPARSE_EAGER_BYTES) {
         e->interval = -1; /* seen once: estimate at the next call */
@@ -110,6 +115,7 @@ static struct sparse_estimate *agreed_shape(struct comm_state *cs, const struct 
         e->support = sh.support;
         e->span = sh.span;
         e->run_length = sh.run_length;
+        e->made = e->last;
         fresh = e;
     } else {
         e->uses--;
@@ -233,9 +239,11 @@ static void set_buffers(struct coll_call *c, const struct native_args *a)
  *    old handle back always takes the full path;
  *  - the node-aware reductions' segment (c.shm): the communicator's own,
  *    of a fixed size, mapped at its first use and unmapped with its state;
- *  - the sparse estimate: calls whose full path made or counted one
- *    (blocking automatic calls of 8 KiB and more, below) are not
- *    remembered, nor are per-rank count vectors (reduce_scatter(_block)),
+ *  - the sparse estimate (blocking automatic calls of 8 KiB and more,
+ *    below): the memo serves a call while the estimate its choice read
+ *    stands and has calls left, and counts the call in it as the full path
+ *    would (estimate_memo_ok, estimate_memo_take); per-rank count vectors
+ *    (reduce_scatter(_block)) are not remembered,
  *    persistent calls (their own schedule) and calls naming an algorithm;
  *  - the schedule: the hint is checked against the cache's drop count,
  *    and a dynamic or uncached schedule is looked up or built every time.
@@ -264,6 +272,10 @@ struct call_memo {
      * then (select/online.h, online_reuse; NULL: a blocking call's) */
     const unsigned *version;
     unsigned version_at;
+    /* the sparse estimate whose density the choice read, and when it was
+     * made (NULL: none; estimate_memo_ok) */
+    struct sparse_estimate *est;
+    unsigned est_made;
 };
 #define CALL_MEMO_SLOTS 4
 static _Thread_local struct call_memo call_memo[CALL_MEMO_SLOTS];
@@ -285,18 +297,21 @@ static struct call_memo *memo_find(const struct native_args *a, enum call_kind k
         m->root != a->root || m->in_place != (a->sendbuf == MPI_IN_PLACE) ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
         m->generation != config_get()->generation ||
-        (m->version && *m->version != m->version_at))
+        (m->version && *m->version != m->version_at) || !estimate_memo_ok(m->est, m->est_made))
         return NULL;
-    const int pass = online_turn_memo_pass(m->c.cs, m->shape, m->stamp, m->alg); /* last: it counts */
+    const int pass = online_turn_memo_pass(m->c.cs, m->shape, m->stamp, m->alg); /* last: they count */
     *timed = pass == 2;
-    return pass ? m : NULL;
+    if (!pass)
+        return NULL;
+    estimate_memo_take(m->c.cs, m->est);
+    return m;
 }
 
 /* Remembers the call that r prepares (its conditions: above) and gives
  * it the memo's schedule hint; `shape`: the online shape that ran it
  * (settled on it, or exploring it: online_turn_memo_ok). */
 static void memo_note(const struct native_args *a, struct reduction_op *r,
-                      struct online_shape *shape)
+                      struct online_shape *shape, struct sparse_estimate *est)
 {
     struct coll_op *op = &r->op;
     struct call_memo *m = memo_slot(a, op->kind);
@@ -307,7 +322,7 @@ static void memo_note(const struct native_args *a, struct reduction_op *r,
                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), op->alg, false,
                             op->c, r->sparse, {NULL, 0}, shape, shape ? shape->stamp : 0,
                             op->kind != CALL_BLOCKING ? &op->c.cs->online.version : NULL,
-                            op->c.cs->online.version};
+                            op->c.cs->online.version, est, est ? est->made : 0};
     m->c.sp.sparse = op->c.sp.sparse ? &m->sparse : NULL;
     op->hint = &m->hint;
 }
@@ -534,7 +549,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
      * between starts): it uses the caller's hint, if any. */
     const bool sparse_ok = a->coll < COLIBRI_ALLTOALL && pf->sparse_ok;
     struct sparse_estimate *fresh = NULL;
-    bool estimated = false; /* the shape's sparse estimate served or counted this call */
+    struct sparse_estimate *est = NULL; /* the shape's sparse estimate that served this call */
     if (sparse_ok) {
         r->sparse = pf->sparse;
         c->sp.sparse = &r->sparse;
@@ -551,8 +566,7 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
             c->sp.density = c->cs->density_hint;
         } else if ((!name || !*name || strcmp(name, "auto") == 0) &&
                    bytes >= SPARSE_AUTO_BYTES) {
-            fresh = agreed_shape(c->cs, a, &r->sparse, input, n, bytes, &c->sp);
-            estimated = true;
+            fresh = agreed_shape(c->cs, a, &r->sparse, input, n, bytes, &c->sp, &est);
         }
     }
 
@@ -613,12 +627,11 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         struct comm_state *cs = c->cs; /* c lives in op, which a nonblocking call frees */
         reduction_destroy(op);
         /* an interposed call (requested NULL) with a predefined pair
-         * (kernel) whose path kept no sparse estimate: the next identical
-         * one goes straight below (native.h) */
-        if (state_rc == MPI_SUCCESS && !requested && pf->kernel && !estimated &&
-            online_turn_native_memo(&turn))
+         * (kernel): the next identical one goes straight below (native.h),
+         * while the sparse estimate its choice read stands */
+        if (state_rc == MPI_SUCCESS && !requested && pf->kernel && online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op,
-                             a->coll == COLIBRI_REDUCE ? a->root : 0, cs, turn.s);
+                             a->coll == COLIBRI_REDUCE ? a->root : 0, cs, turn.s, est);
         if (state_rc == MPI_SUCCESS)
             cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
@@ -654,8 +667,8 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     c->cs->last[a->coll] = op->alg->name;
     /* the memo's conditions (above call_memo) */
     if (!requested && kind != CALL_PERSISTENT && a->coll <= COLIBRI_REDUCE && pf->kernel &&
-        !estimated && online_turn_memo_ok(&turn, op->alg))
-        memo_note(a, r, turn.s);
+        online_turn_memo_ok(&turn, op->alg))
+        memo_note(a, r, turn.s, est);
     if (kind == CALL_BLOCKING) {
         online_turn_clock(&turn);
         return online_turn_end(tcs, &turn, op_run_blocking(op));

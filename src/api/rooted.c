@@ -272,7 +272,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         const int64_t kc = by_recv ? a->recvcount : a->sendcount;
         const MPI_Datatype kt = by_recv ? a->recvtype : a->sendtype;
         if (!requested && !v && predefined(kt) && online_turn_native_memo(&turn))
-            native_memo_note(a->coll, kind, a->comm, kc, kt, MPI_OP_NULL, a->root, cs, turn.s);
+            native_memo_note(a->coll, kind, a->comm, kc, kt, MPI_OP_NULL, a->root, cs, turn.s, NULL);
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         online_turn_clock(&turn);

@@ -254,7 +254,7 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_
     if (comm_state_get(comm, &cs) == MPI_SUCCESS) {
         cs->last[coll] = "none";
         if (memo) {
-            native_memo_note(coll, CALL_BLOCKING, comm, count, dt, op, root, cs, NULL);
+            native_memo_note(coll, CALL_BLOCKING, comm, count, dt, op, root, cs, NULL, NULL);
             native_memo_slot(comm, count, 1 + (int)coll * CALL_KINDS + CALL_BLOCKING)->nothing =
                 true;
         }
@@ -425,9 +425,9 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
     if (m->tag != tag || m->comm != comm || m->count != count || m->dt != dt || m->op != op ||
         m->root != root || m->generation != config_get()->generation ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
-        (m->version && *m->version != m->version_at))
+        (m->version && *m->version != m->version_at) || !estimate_memo_ok(m->est, m->est_made))
         return NATIVE_MEMO_MISS;
-    /* last: they count the call in its shape */
+    /* last: they count the call in its shape (and its sparse estimate) */
     bool timed = false;
     if (m->shape && m->shape->explore_start >= 0) {
         if (!online_turn_memo_begin(m->cs, m->shape, m->stamp, NULL))
@@ -436,6 +436,7 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
     } else if (m->shape && !online_memo_pass(m->shape, m->stamp)) {
         return NATIVE_MEMO_MISS;
     }
+    estimate_memo_take(m->cs, m->est);
     if (m->nothing) {
         *m->last = "none";
         stats_count_none(coll, kind);
@@ -453,7 +454,7 @@ int native_memo_timed(int rc)
 
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
                       MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
-                      struct online_shape *shape)
+                      struct online_shape *shape, struct sparse_estimate *est)
 {
     const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
     __atomic_store_n(&native_memo_used, true, __ATOMIC_RELAXED);
@@ -462,5 +463,5 @@ void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int
                              __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll],
                              shape, shape ? shape->stamp : 0, cs,
                              kind != CALL_BLOCKING ? &cs->online.version : NULL,
-                             cs->online.version, false};
+                             cs->online.version, false, est, est ? est->made : 0};
 }

@@ -8,6 +8,8 @@
 #include "call.h"
 #include "../select/online.h"
 
+struct sparse_estimate; /* state/state.h */
+
 struct native_args {
     colibri_coll coll;
     const void *sendbuf;
@@ -130,6 +132,12 @@ struct native_memo {
      * has nothing to move either, and was checked then (the same
      * communicator, count, predefined type, operation and root) */
     bool nothing;
+    /* a reduction's sparse estimate that its choice read, and when it was
+     * made (NULL: none): the memo serves the call while that estimate
+     * stands with calls left, and counts it there (state.h,
+     * estimate_memo_ok) */
+    struct sparse_estimate *est;
+    unsigned est_made;
 };
 #define NATIVE_MEMO_SLOTS 8
 extern _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
@@ -172,9 +180,10 @@ int native_memo_timed(int rc);
 
 /* Remembers a call that automatic choice sent below (its conditions:
  * above); `cs` is the communicator's state, `shape` the online shape
- * settled on native that chose it (NULL: none). */
+ * settled on native that chose it (NULL: none), `est` the reduction's
+ * sparse estimate its choice read (NULL: none). */
 void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
                       MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
-                      struct online_shape *shape);
+                      struct online_shape *shape, struct sparse_estimate *est);
 
 #endif

@@ -55,6 +55,7 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
         s->cand[i] = cand[i];
     s->explore_start = 0;
     s->winner = -1;
+    s->native_last = ONLINE_NONE;
     s->stamp = new_stamp();
     s->clock = &t->clock;
     s->version = &t->version;
@@ -179,8 +180,11 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
                         pr->margin);
     /* ...runs only where it beats native by the native margin: native is
      * always the incumbent (never slower than the MPI below) */
-    if (native >= 0 && !(colibri[w] < ONLINE_NONE && agreed[w] < agreed[native] * (1 - pr->native_margin)))
+    if (native >= 0 && !(colibri[w] < ONLINE_NONE && agreed[w] < agreed[native] * (1 - pr->native_margin) &&
+                         agreed[w] < s->native_last * (1 - pr->native_margin)))
         w = native;
+    if (native >= 0)
+        s->native_last = agreed[native];
     const bool long_shape =
         (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES;
     s->window = online_next_window(s->window, first || w == s->winner,

@@ -115,6 +115,7 @@ struct online_shape {
     double sample[ONLINE_CANDIDATES][ONLINE_SAMPLES];
     int n_sample[ONLINE_CANDIDATES];
     long long decisions, switches;
+    double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
 };
 
 struct online_table {
@@ -161,7 +162,13 @@ void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES]
  * the exploration and opens the settled window; returns the winner: the
  * fastest colibri candidate (the previous winner kept unless another is
  * `margin` faster) where it is `native_margin` faster than native, else
- * native (where native is a candidate). */
+ * native (where native is a candidate).  "Faster than native": than
+ * native's score now and than its score at the shape's last decision, if
+ * any: a few calls' agreed times of a call of a microsecond err by 20-50%
+ * on a shared 2-core machine (Intel MPI 2021.19's 32-byte
+ * reduce_scatter_block: native 1.94 us at one re-check, 1.04-1.21 at the
+ * others), and one slow native sample gave node_split_rail, 1.2x slower,
+ * a window of 256 calls. */
 int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
                   const struct online_params *pr);
 

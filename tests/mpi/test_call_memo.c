@@ -341,6 +341,65 @@ static void exchanges(void)
         exchange_ints(MPI_COMM_WORLD, 3, i, false, "automatic again");
 }
 
+/*
+ * Calls of 8 KiB and more read the shape's agreed sparse estimate, which
+ * serves a window of calls (32, then doubling while the data stays dense)
+ * before the next estimate; the memos serve those calls and count them in
+ * the window as the full path would.  2048 doubles (16 KiB; estimated from
+ * a shape's second call), online selection off (the model's choice alone):
+ * 80 dense calls, 100 with one non-zero per rank, 80 dense again.  Every
+ * call's sum exact and its algorithm the same on every rank; the sparse
+ * phase must end on a sparse algorithm and the dense phases on dense ones,
+ * which happens only if the memo-served calls count in the window (a memo
+ * that did not count them, or served past the window's end, would never
+ * let a new estimate be made).
+ */
+static void estimates(void)
+{
+    setenv("COLIBRI_ONLINE", "0", 1);
+    colibri_config_reload();
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    enum { N = 2048 };
+    double *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    const char *phase[3] = {"dense", "sparse", "dense again"};
+    const int calls[3] = {80, 100, 80};
+    int bad = 0, differ = 0;
+    bool sparse_last[3] = {false, false, false};
+    for (int ph = 0; ph < 3; ph++) {
+        for (int i = 0; i < N; i++)
+            in[i] = ph == 1 ? (i == rank % N ? 1.0 : 0.0) : (double)(rank + i % 5);
+        for (int c = 0; c < calls[ph]; c++) {
+            MPI_Allreduce(in, out, N, MPI_DOUBLE, MPI_SUM, comm);
+            for (int i = 0; i < N; i++) {
+                const double want = ph == 1 ? (i < size ? 1.0 : 0.0)
+                                            : (double)size * (i % 5) + size * (size - 1) / 2.0;
+                bad += out[i] != want;
+            }
+            const char *alg = colibri_last_algorithm(comm, COLIBRI_ALLREDUCE);
+            unsigned h = 5381;
+            for (const char *q = alg ? alg : ""; *q; q++)
+                h = h * 33 + (unsigned char)*q;
+            unsigned lo = h, hi = h;
+            PMPI_Allreduce(&h, &lo, 1, MPI_UNSIGNED, MPI_MIN, comm);
+            PMPI_Allreduce(&h, &hi, 1, MPI_UNSIGNED, MPI_MAX, comm);
+            differ += lo != hi;
+            sparse_last[ph] = alg && strstr(alg, "sparse") != NULL;
+        }
+    }
+    check(!bad, "rank %d: estimates: %d wrong sums", rank, bad);
+    check(!differ, "rank %d: estimates: %d calls ran different algorithms on different ranks", rank,
+          differ);
+    if (size > 1)
+        for (int ph = 0; ph < 3; ph++)
+            check(sparse_last[ph] == (ph == 1), "rank %d: estimates: the %s phase ended on %s",
+                  rank, phase[ph], colibri_last_algorithm(comm, COLIBRI_ALLREDUCE));
+    free(in), free(out);
+    MPI_Comm_free(&comm);
+    unsetenv("COLIBRI_ONLINE");
+    colibri_config_reload();
+}
+
 int main(int argc, char **argv)
 {
     h_init(&argc, &argv);
@@ -354,6 +413,7 @@ int main(int argc, char **argv)
     refusals();
     nonblocking();
     exchanges();
+    estimates();
     colibri_sparse_hint(MPI_COMM_WORLD, 0.5); /* the choice may change */
     for (int rep = 0; rep < 3; rep++)
         sum_doubles(MPI_COMM_WORLD, 8, rep, false, "after a sparse hint");

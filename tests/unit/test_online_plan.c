@@ -191,6 +191,28 @@ static void test_colibri_pair(void)
     CHECK(s->switches == 3, "three switches, got %lld", s->switches);
 }
 
+/* A colibri candidate must beat native's score now and at the shape's
+ * last decision: one slow native measurement (3.0 after 1.0) hands the
+ * shape to A only once native is slow at two decisions running. */
+static void test_native_last(void)
+{
+    struct online_table tab;
+    memset(&tab, 0, sizeof tab);
+    const struct algorithm *cand[3] = {A, NULL, B};
+    bool fresh;
+    struct online_shape *s =
+        online_shape_get(&tab, &(struct online_key){0, 0, 96, 8, true, A, false, true}, cand, 3,
+                         &fresh);
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.5, 1.0, 1.6}, &PR) == 1,
+          "first: native, the fastest");
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 3.0, 1.6}, &PR) == 1,
+          "native slow once (3.0, 1.0 before): native stays");
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 3.0, 1.6}, &PR) == 0,
+          "native slow twice running: A");
+    CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 1.05, 1.6}, &PR) == 1,
+          "native within the margin: native");
+}
+
 /* A one-rank table whose shape settled on A (1 s against native's 2). */
 static struct online_shape *settled_on_a(struct online_table *tab)
 {
@@ -491,6 +513,7 @@ int main(void)
     test_agreed_decision();
     test_native_margin();
     test_colibri_pair();
+    test_native_last();
     test_long_calls();
     test_recheck();
     test_bad_times();

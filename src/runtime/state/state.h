@@ -111,6 +111,7 @@ struct comm_state {
         int interval;  /* calls the last estimate was given to serve; 0: no
                         * call seen, -1: one call seen, not estimated yet */
         unsigned last; /* estimate_clock when it last served */
+        unsigned made; /* estimate_clock when it was made (0: none yet; memos compare it) */
     } estimate[COLIBRI_ALLTOALL][SPARSE_SHAPES]; /* the reductions: allreduce .. reduce_scatter_block */
     unsigned estimate_clock;
     /* Node-aware algorithms (node.c): the group's node state, or this
@@ -167,6 +168,25 @@ struct schedule *comm_schedule_again(struct schedule *s, uint64_t stamp);
 void comm_release_schedule(struct comm_state *cs, struct schedule *s);
 /* Drops a group's cached schedules (when the group state is freed). */
 void sched_cache_drop_group(struct group_state *g);
+
+/* A memo's call (runtime/native.h's native memo, api/reductions.c's call
+ * memo) whose full path would be served by the sparse estimate e, made at
+ * `made` (NULL: none takes part): whether the memo may serve it (the same
+ * estimate still stands, with calls left), and estimate_memo_take, which
+ * counts the call in it as the full path (api/reductions.c, agreed_shape)
+ * would.  Every rank takes the same calls from an estimate, memo or not,
+ * so every rank makes its next one at the same call. */
+static inline bool estimate_memo_ok(const struct sparse_estimate *e, unsigned made)
+{
+    return !e || (e->made == made && e->interval > 0 && e->uses > 0);
+}
+static inline void estimate_memo_take(struct comm_state *cs, struct sparse_estimate *e)
+{
+    if (e) {
+        e->uses--;
+        e->last = ++cs->estimate_clock;
+    }
+}
 
 /* Counts the events after which a communicator handle may name another
  * communicator or a call's automatic choice may change (a state's
