@@ -166,6 +166,12 @@ $(BUILD)/bin/colibri-tune: src/tools/colibri_tune.c bench/lib/bench_common.h $(B
 BENCH_DEPS := bench/lib/bench_common.h $(BENCH_OBJ)
 BENCH_LINK = $(CC) $(CFLAGS) -Ibench/lib $< $(BENCH_OBJ) -o $@
 
+# No MPI: can a process read a peer's memory (process_vm_readv), how fast
+# (docs/node-aware.md, Limits).
+$(BUILD)/bin/cma-probe: bench/cma_probe.c
+	@mkdir -p $(dir $@)
+	cc -std=c11 -O2 -Wall -Wextra $< -o $@
+
 $(BUILD)/bin/kernel-bench: bench/kernel_bench.c $(BENCH_DEPS) $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(BENCH_LINK) -Isrc $(LINK_COLIBRI) $(LDLIBS)

@@ -76,78 +76,55 @@ struct call {
     int *counts, *displs;
 };
 
-/* The call through its PMPI_ name: the MPI's own collective, whatever is
- * preloaded. */
-static int pmpi_call(void *ctx, int i)
-{
-    (void)i;
-    struct call *c = ctx;
-    MPI_Comm w = MPI_COMM_WORLD;
-    switch (c->coll) {
-    case ALLREDUCE:
-        return PMPI_Allreduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
-    case REDUCE:
-        return PMPI_Reduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, 0, w);
-    case RSB:
-        return PMPI_Reduce_scatter_block(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
-    case ALLTOALL:
-        return PMPI_Alltoall(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
-    case ALLTOALLV:
-        return PMPI_Alltoallv(c->s, c->counts, c->displs, MPI_BYTE, c->r, c->counts, c->displs,
-                              MPI_BYTE, w);
-    case BCAST:
-        return PMPI_Bcast(c->s, c->count, MPI_BYTE, 0, w);
-    case ALLGATHER:
-        return PMPI_Allgather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
-    case ALLGATHERV:
-        return PMPI_Allgatherv(c->s, c->count, MPI_BYTE, c->r, c->counts, c->displs, MPI_BYTE, w);
-    case BARRIER:
-        return PMPI_Barrier(w);
-    case GATHER:
-        return PMPI_Gather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
-    case SCATTER:
-        return PMPI_Scatter(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
-    case SCAN:
-        return PMPI_Scan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
-    default:
-        return PMPI_Exscan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
+/* One call of the collective through the names with prefix P (MPI_: what
+ * the program calls, colibri's where it is preloaded; PMPI_: the MPI's own
+ * collective, whatever is preloaded). */
+#define CALL_THROUGH(P)                                                                          \
+    switch (c->coll) {                                                                         \
+    case ALLREDUCE:                                                                            \
+        return P##Allreduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);                     \
+    case REDUCE:                                                                               \
+        return P##Reduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, 0, w);                     \
+    case RSB:                                                                                  \
+        return P##Reduce_scatter_block(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);          \
+    case ALLTOALL:                                                                             \
+        return P##Alltoall(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);             \
+    case ALLTOALLV:                                                                            \
+        return P##Alltoallv(c->s, c->counts, c->displs, MPI_BYTE, c->r, c->counts, c->displs,  \
+                            MPI_BYTE, w);                                                      \
+    case BCAST:                                                                                \
+        return P##Bcast(c->s, c->count, MPI_BYTE, 0, w);                                       \
+    case ALLGATHER:                                                                            \
+        return P##Allgather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);            \
+    case ALLGATHERV:                                                                           \
+        return P##Allgatherv(c->s, c->count, MPI_BYTE, c->r, c->counts, c->displs, MPI_BYTE,   \
+                             w);                                                               \
+    case BARRIER:                                                                              \
+        return P##Barrier(w);                                                                  \
+    case GATHER:                                                                               \
+        return P##Gather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);            \
+    case SCATTER:                                                                              \
+        return P##Scatter(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);           \
+    case SCAN:                                                                                 \
+        return P##Scan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);                          \
+    default:                                                                                   \
+        return P##Exscan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);                        \
     }
-}
 
 static int one_call(void *ctx, int i)
 {
     (void)i;
     struct call *c = ctx;
     MPI_Comm w = MPI_COMM_WORLD;
-    switch (c->coll) {
-    case ALLREDUCE:
-        return MPI_Allreduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
-    case REDUCE:
-        return MPI_Reduce(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, 0, w);
-    case RSB:
-        return MPI_Reduce_scatter_block(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
-    case ALLTOALL:
-        return MPI_Alltoall(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
-    case ALLTOALLV:
-        return MPI_Alltoallv(c->s, c->counts, c->displs, MPI_BYTE, c->r, c->counts, c->displs,
-                             MPI_BYTE, w);
-    case BCAST:
-        return MPI_Bcast(c->s, c->count, MPI_BYTE, 0, w);
-    case ALLGATHER:
-        return MPI_Allgather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, w);
-    case ALLGATHERV:
-        return MPI_Allgatherv(c->s, c->count, MPI_BYTE, c->r, c->counts, c->displs, MPI_BYTE, w);
-    case BARRIER:
-        return MPI_Barrier(w);
-    case GATHER:
-        return MPI_Gather(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
-    case SCATTER:
-        return MPI_Scatter(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);
-    case SCAN:
-        return MPI_Scan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
-    default:
-        return MPI_Exscan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);
-    }
+    CALL_THROUGH(MPI_)
+}
+
+static int pmpi_call(void *ctx, int i)
+{
+    (void)i;
+    struct call *c = ctx;
+    MPI_Comm w = MPI_COMM_WORLD;
+    CALL_THROUGH(PMPI_)
 }
 
 /* -P */
