@@ -15,7 +15,8 @@ from collections import defaultdict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import human_bytes  # noqa: E402
 
-COLLS = ["allreduce", "reduce", "reduce_scatter_block", "alltoall", "alltoallv"]
+COLLS = ["allreduce", "reduce", "reduce_scatter_block", "alltoall", "alltoallv", "bcast",
+         "allgather", "allgatherv", "barrier", "gather", "scatter", "scan", "exscan"]
 
 
 def main(path):

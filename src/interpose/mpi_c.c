@@ -254,6 +254,22 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     PASS_THROUGH(comm, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                        recvtype, comm));
+    /* settled on native: the key (allgatherv_memo_key) from the counts, one
+     * pass over them (an intracommunicator's: size entries) */
+    int size = 0;
+    if (__atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) && recvcounts &&
+        PMPI_Comm_size(comm, &size) == MPI_SUCCESS) {
+        int64_t total = 0;
+        int most = 0;
+        for (int i = 0; i < size; i++) {
+            total += recvcounts[i];
+            most = recvcounts[i] > most ? recvcounts[i] : most;
+        }
+        MEMO_BELOW(native_memo_hit(COLIBRI_ALLGATHERV, CALL_BLOCKING, comm, total, recvtype,
+                                   MPI_OP_NULL, most),
+                   PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, comm));
+    }
     return allgatherv_int(CALL_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                           displs, recvtype, comm, NULL);
 }

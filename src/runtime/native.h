@@ -174,6 +174,23 @@ static inline int native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Co
                ? native_memo_lookup(coll, kind, comm, count, dt, op, root)
                : NATIVE_MEMO_MISS;
 }
+/* allgatherv's key in the native memo: all blocks' elements (*count) and
+ * the largest block's (*largest, in the root's place), the online shape's
+ * key (select/online.h) in elements; every rank has the same recvcounts.
+ * False where there are none or the largest does not fit an int. */
+static inline bool allgatherv_memo_key(const int64_t *recvcounts, int size, int64_t *count,
+                                       int *largest)
+{
+    int64_t total = 0, most = 0;
+    for (int i = 0; recvcounts && i < size; i++) {
+        total += recvcounts[i];
+        most = recvcounts[i] > most ? recvcounts[i] : most;
+    }
+    *count = total;
+    *largest = (int)most;
+    return recvcounts && size > 0 && most <= INT32_MAX;
+}
+
 /* After a NATIVE_MEMO_TIMED answer: the MPI's call's result `rc`, recorded
  * (online_turn_memo_end); returns rc. */
 int native_memo_timed(int rc);

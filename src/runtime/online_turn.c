@@ -44,7 +44,8 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
      * (a freed and recreated one may come back on one rank only) */
     const struct online_key k = {(int)coll, before->root, shape_count(coll, before),
                                  before->elem_size, before->commutative, *alg,
-                                 before->sparse != NULL, native_ok};
+                                 before->sparse != NULL, native_ok,
+                                 coll == COLIBRI_ALLGATHERV ? before->volume_max : 0};
     if (kind != CALL_BLOCKING) { /* the blocking shape's decision, if it has one */
         const struct algorithm *a = *alg;
         if (!online_reuse(&cs->online, &k, &a) || a == *alg)

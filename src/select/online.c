@@ -17,7 +17,8 @@ static bool same_key(const struct online_key *a, const struct online_key *b)
 {
     return a->coll == b->coll && a->root == b->root && a->count == b->count &&
            a->elem_size == b->elem_size && a->commutative == b->commutative &&
-           a->model == b->model && a->sparse == b->sparse && a->native_ok == b->native_ok;
+           a->model == b->model && a->sparse == b->sparse && a->native_ok == b->native_ok &&
+           a->largest == b->largest;
 }
 
 struct online_shape *online_shape_find(struct online_table *t, const struct online_key *k)

@@ -96,6 +96,8 @@ struct online_key {
     const struct algorithm *model; /* the model's choice (never NULL for a shape) */
     bool sparse;                   /* the operation has a sparse form (a neutral element) */
     bool native_ok;                /* the MPI below may serve it (native.h, native_pair_agrees) */
+    int64_t largest;               /* allgatherv: its largest block's bytes (count: all blocks'),
+                                    * so that blocks spread alike share a shape; 0 otherwise */
 };
 
 struct online_shape {

@@ -548,6 +548,66 @@ static void bad_cases(void)
     set_env("COLIBRI_ONLINE_FAKE", NULL);
 }
 
+/* allgatherv under online selection: a shape keys on all blocks' bytes
+ * and the largest block's (every rank has the same recvcounts).  Native
+ * timed fastest, every candidate else slow: the shape explores, settles on
+ * native on every rank, and its further calls go below from the native
+ * memo (counted as explored while exploring, then as settled); blocks
+ * spread otherwise with the same total and largest share the shape and
+ * stay exact; a larger largest block is another shape, explored anew. */
+static void allgatherv_shapes(void)
+{
+    if (size == 1)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "3");
+    set_env("COLIBRI_ONLINE_FAKE", "native:1");
+    int *counts = malloc((size_t)size * sizeof *counts), *displs = malloc((size_t)size * sizeof *displs);
+    int *out = malloc((size_t)(8 * size) * sizeof *out), in[8];
+    bool exact = true;
+    const char *alg = NULL;
+    const struct colibri_setup_stats s0 = stats();
+    /* shapes: rank j's block j % 3 + 1 ints (rotated by `shift`), then a
+     * block of 7 ints on the last rank */
+    for (int call = 0; call < 60; call++) {
+        const int shift = call < 40 ? call % 2 : 0, big = call >= 40;
+        int at = 0;
+        for (int j = 0; j < size; j++) {
+            counts[j] = (j + shift) % 3 + 1 + (big && j == size - 1 ? 6 : 0);
+            displs[j] = at;
+            at += counts[j] + 1; /* a gap */
+        }
+        for (int i = 0; i < counts[rank]; i++)
+            in[i] = rank * 100 + i;
+        for (int i = 0; i < 8 * size; i++)
+            out[i] = -1;
+        MPI_Allgatherv(in, counts[rank], MPI_INT, out, counts, displs, MPI_INT, comm);
+        for (int j = 0; j < size; j++)
+            for (int i = 0; i < counts[j] + 1; i++)
+                exact = exact && out[displs[j] + i] == (i < counts[j] ? j * 100 + i : -1);
+        alg = colibri_last_algorithm(comm, COLIBRI_ALLGATHERV);
+        if (call == 39 || call == 59) {
+            h_record(MPI_COMM_WORLD, alg && strcmp(alg, "native") == 0,
+                     "allgatherv call %d ran %s, want native", call, alg ? alg : "(none)");
+            h_record(MPI_COMM_WORLD, same_everywhere(comm, alg), "allgatherv: ranks differ");
+        }
+    }
+    const struct colibri_setup_stats s1 = stats();
+    h_record(MPI_COMM_WORLD, exact, "allgatherv under online selection: wrong blocks");
+    /* (shifted blocks share the total and the largest only where size is
+     * a multiple of 3; otherwise each shift is a shape of its own) */
+    const long long agreements = s1.online_agreements - s0.online_agreements;
+    h_record(MPI_COMM_WORLD, agreements >= 2 && agreements <= 3,
+             "allgatherv: %lld agreements, want 2 or 3 (one per shape)", agreements);
+    h_record(MPI_COMM_WORLD, s1.online_memo_explored > s0.online_memo_explored,
+             "allgatherv: no exploring call from the native memo");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    set_env("COLIBRI_ONLINE_CALLS", NULL);
+    free(counts), free(displs), free(out);
+    MPI_Comm_free(&comm);
+}
+
 int main(int argc, char **argv)
 {
     h_init(&argc, &argv);
@@ -558,6 +618,7 @@ int main(int argc, char **argv)
     memo_explores();
     flipping();
     alltoallv_skip();
+    allgatherv_shapes();
     reuse();
     bad_cases();
     return h_finish();

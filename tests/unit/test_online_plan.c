@@ -89,7 +89,7 @@ static void test_window(void)
 
 static struct online_key key(int64_t count)
 {
-    return (struct online_key){0, 0, count, 8, true, A, false, true};
+    return (struct online_key){0, 0, count, 8, true, A, false, true, 0};
 }
 
 /* Runs one shape's exploration on `ranks` simulated ranks, rank r timing
@@ -102,7 +102,7 @@ static int explore(struct online_table *tab, int ranks, const double t[][3], int
     struct online_shape *s[8];
     for (int r = 0; r < ranks; r++) {
         bool fresh;
-        s[r] = online_shape_get(&tab[r], &(struct online_key){0, 0, 8, 8, true, A, false, true}, cand,
+        s[r] = online_shape_get(&tab[r], &(struct online_key){0, 0, 8, 8, true, A, false, true, 0}, cand,
                                 n_cand, &fresh);
     }
     int calls = 0;
@@ -178,7 +178,7 @@ static void test_colibri_pair(void)
     const struct algorithm *cand[3] = {A, NULL, B};
     bool fresh;
     struct online_shape *s =
-        online_shape_get(&tab, &(struct online_key){0, 0, 64, 8, true, A, false, true}, cand, 3,
+        online_shape_get(&tab, &(struct online_key){0, 0, 64, 8, true, A, false, true, 0}, cand, 3,
                          &fresh);
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 1.1}, &PR) == 0, "first: A, the fastest");
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 0.95}, &PR) == 0,
@@ -201,7 +201,7 @@ static void test_native_last(void)
     const struct algorithm *cand[3] = {A, NULL, B};
     bool fresh;
     struct online_shape *s =
-        online_shape_get(&tab, &(struct online_key){0, 0, 96, 8, true, A, false, true}, cand, 3,
+        online_shape_get(&tab, &(struct online_key){0, 0, 96, 8, true, A, false, true, 0}, cand, 3,
                          &fresh);
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.5, 1.0, 1.6}, &PR) == 1,
           "first: native, the fastest");
@@ -219,7 +219,7 @@ static struct online_shape *settled_on_a(struct online_table *tab)
     int w[1];
     memset(tab, 0, sizeof *tab);
     explore(tab, 1, (const double[][3]){{1.0, 2.0, 0}}, 2, true, w);
-    return online_shape_find(tab, &(struct online_key){0, 0, 8, 8, true, A, false, true});
+    return online_shape_find(tab, &(struct online_key){0, 0, 8, 8, true, A, false, true, 0});
 }
 
 /* After a decision: settled calls for the window, then a re-check. */
@@ -284,7 +284,7 @@ static int calls_to_decide(int64_t count, const struct online_params *pr)
     const struct algorithm *cand[2] = {A, NULL};
     bool fresh;
     struct online_shape *s = online_shape_get(
-        &tab, &(struct online_key){0, 0, count, 8, true, A, false, true}, cand, 2, &fresh);
+        &tab, &(struct online_key){0, 0, count, 8, true, A, false, true, 0}, cand, 2, &fresh);
     int timed = 0;
     for (int calls = 1; calls <= 40; calls++) {
         const struct online_step st = online_next(s, pr);
@@ -313,7 +313,7 @@ static void test_bad_times(void)
     memset(&tab, 0, sizeof tab);
     const struct algorithm *cand[2] = {A, NULL};
     bool fresh;
-    struct online_shape *s = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false, true}, cand, 2, &fresh);
+    struct online_shape *s = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false, true, 0}, cand, 2, &fresh);
     online_record(s, 0, -1.0);  /* backwards */
     online_record(s, 0, 1e9);   /* jumped */
     online_record(s, 0, NAN);
@@ -350,7 +350,7 @@ static void test_table(void)
     memset(&tab, 0, sizeof tab);
     const struct algorithm *cand[2] = {A, NULL};
     bool fresh;
-    struct online_shape *first = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false, true}, cand, 2, &fresh);
+    struct online_shape *first = online_shape_get(&tab, &(struct online_key){0, 0, 1, 8, true, A, false, true, 0}, cand, 2, &fresh);
     CHECK(fresh, "new shape");
     online_next(first, &PR);
     for (int i = 2; i <= ONLINE_SHAPES; i++) {
@@ -397,7 +397,7 @@ static struct online_shape *decided(struct online_table *t, int coll, int64_t n,
     const struct algorithm *cand[2] = {A, NULL};
     bool fresh;
     struct online_shape *s = online_shape_get(
-        t, &(struct online_key){coll, 0, n, 1, true, A, false, true}, cand, 2, &fresh);
+        t, &(struct online_key){coll, 0, n, 1, true, A, false, true, 0}, cand, 2, &fresh);
     for (int i = 0; i < 50; i++) {
         struct online_step st = online_next(s, &PR);
         if (st.timed)
@@ -466,7 +466,7 @@ static void test_skip(void)
     struct online_shape *m = decided(&v, 7, 100, 2.0, 1.0);
     const struct algorithm *cand[2] = {A, NULL};
     bool fresh;
-    online_shape_get(&v, &(struct online_key){7, 0, 5, 1, true, A, false, true}, cand, 2, &fresh);
+    online_shape_get(&v, &(struct online_key){7, 0, 5, 1, true, A, false, true, 0}, cand, 2, &fresh);
     online_skip_after(&k3, &v, 7, m, &pr);
     CHECK(!k3.shape, "an exploring shape left the window open");
     online_skip_after(&k3, &v, 7, NULL, &pr);
@@ -477,7 +477,7 @@ static void test_reuse(void)
 {
     struct online_table t;
     memset(&t, 0, sizeof t);
-    const struct online_key key = {2, 0, 64, 1, true, A, false, true}; /* decided()'s */
+    const struct online_key key = {2, 0, 64, 1, true, A, false, true, 0}; /* decided()'s */
     const struct algorithm *alg = A;
     CHECK(!online_reuse(&t, &key, &alg) && alg == A, "no shape: nothing reused");
     const struct algorithm *cand[2] = {A, NULL};
@@ -497,7 +497,7 @@ static void test_reuse(void)
     const unsigned v1 = t.version;
     for (int i = 0; i < ONLINE_SHAPES; i++) {
         struct online_shape *o = online_shape_get(
-            &t, &(struct online_key){2, 0, 1000 + i, 4, true, A, false, true}, cand, 2, &fresh);
+            &t, &(struct online_key){2, 0, 1000 + i, 4, true, A, false, true, 0}, cand, 2, &fresh);
         online_next(o, &PR); /* its first call: more recent than the decided shape */
     }
     alg = A;
