@@ -257,6 +257,8 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */
     if (rc != MPI_SUCCESS || !op->alg) {
         struct comm_state *cs = tcs;
+        int root = c->sp.root; /* (c lives in op, which a nonblocking call frees here) */
+        const int p = c->sp.size;
         movement_destroy(op);
         if (rc != MPI_SUCCESS)
             return raise_error(a->comm, fn, rc, msg);
@@ -264,10 +266,9 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
          * goes straight below (native.h) */
         const MPI_Datatype key = a->coll == COLIBRI_BARRIER ? MPI_BYTE : a->recvtype;
         int64_t count = a->coll == COLIBRI_BARRIER ? 0 : a->recvcount;
-        int root = c->sp.root;
         bool keyed = true;
-        if (a->coll == COLIBRI_ALLGATHERV) /* (native_memo_allgatherv's key) */
-            keyed = allgatherv_memo_key(a->recvcounts, c->sp.size, &count, &root);
+        if (a->coll == COLIBRI_ALLGATHERV) /* (allgatherv_memo_key, native.h) */
+            keyed = allgatherv_memo_key(a->recvcounts, p, &count, &root);
         if (!requested && keyed && predefined(key) && online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, count, key, MPI_OP_NULL, root, cs, turn.s,
                              NULL);

@@ -4,8 +4,9 @@
  * tuning rule decides.  Per call shape of a communicator (collective,
  * count, type size, commutativity, root and the model's own choice, which
  * stands for everything else the selector keys on: p, the node layout,
- * the agreed sparsity), the model's choice, `native` and, where the model
- * is unsure, its runner-up each run `calls` consecutive calls of the
+ * the agreed sparsity), the model's choice, `native`, where the model is
+ * unsure its runner-up, and its choice on a network ONLINE_BETA_SPAN times
+ * slower (select.h, select_candidates) each run `calls` consecutive calls of the
  * shape; the first of each is not timed (first use: page faults, setup,
  * a schedule built).  At the last exploring call every rank agrees on the
  * per-candidate scores (one MPI_MAX of ONLINE_CANDIDATES doubles, the

@@ -564,7 +564,8 @@ static void allgatherv_shapes(void)
     set_env("COLIBRI_ONLINE_CALLS", "3");
     set_env("COLIBRI_ONLINE_FAKE", "native:1");
     int *counts = malloc((size_t)size * sizeof *counts), *displs = malloc((size_t)size * sizeof *displs);
-    int *out = malloc((size_t)(8 * size) * sizeof *out), in[8];
+    /* blocks of at most 3 + 6 ints, each followed by a gap of one */
+    int *out = malloc((size_t)(10 * size) * sizeof *out), in[9];
     bool exact = true;
     const char *alg = NULL;
     const struct colibri_setup_stats s0 = stats();
@@ -580,7 +581,7 @@ static void allgatherv_shapes(void)
         }
         for (int i = 0; i < counts[rank]; i++)
             in[i] = rank * 100 + i;
-        for (int i = 0; i < 8 * size; i++)
+        for (int i = 0; i < 10 * size; i++)
             out[i] = -1;
         MPI_Allgatherv(in, counts[rank], MPI_INT, out, counts, displs, MPI_INT, comm);
         for (int j = 0; j < size; j++)
