@@ -378,10 +378,11 @@ struct colibri_setup_stats {
                                       below without agreeing on the block sizes: every
                                       shape agreed on was settled on native
                                       (docs/tuning.md) */
-    long long online_memo_explored; /* exploring calls of native that the native
-                                      memo served from the interposed entry point, as
-                                      a settled native call runs (counted in
-                                      online_explored too) */
+    long long online_memo_explored; /* exploring calls that a memo served, as a
+                                      settled call of the candidate runs: native's
+                                      from the native memo at the interposed entry
+                                      point, a colibri algorithm's from its call memo
+                                      (counted in online_explored too) */
 };
 
 int colibri_setup_stats(struct colibri_setup_stats *stats);
