@@ -9,7 +9,7 @@
  * Measured on this 2-core VM (Firecracker, kernel 6.18, 2026-11-27):
  * permitted (same user, no Yama), but 1.8 us for 4 KiB, 8.8 us for 64 KiB
  * (7.4 GB/s), 106 us for 1 MiB (9.9 GB/s), 700 us for 4 MiB (6.0 GB/s),
- * where memcpy takes 0.11, 1.48, 30.5 and 163 us: 4-16x slower (the
+ * where memcpy takes 0.11, 1.48, 30.5 and 163 us: 3.5-6x slower from 64 KiB, 16x at 4 KiB (the
  * kernel pins the peer's pages and copies page by page).  The copy into
  * the segment that it would replace costs one memcpy, so colibri keeps
  * the segment here.  Where process_vm_readv fails (EPERM: ptrace scope or
