@@ -259,12 +259,9 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     int size = 0;
     if (__atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) && recvcounts &&
         PMPI_Comm_size(comm, &size) == MPI_SUCCESS) {
-        int64_t total = 0;
-        int most = 0;
-        for (int i = 0; i < size; i++) {
-            total += recvcounts[i];
-            most = recvcounts[i] > most ? recvcounts[i] : most;
-        }
+        int64_t total;
+        int most;
+        ALLGATHERV_MEMO_KEY(recvcounts, size, total, most);
         MEMO_BELOW(native_memo_hit(COLIBRI_ALLGATHERV, CALL_BLOCKING, comm, total, recvtype,
                                    MPI_OP_NULL, most),
                    PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,

@@ -428,14 +428,10 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
         (m->version && *m->version != m->version_at) || !estimate_memo_ok(m->est, m->est_made))
         return NATIVE_MEMO_MISS;
     /* last: they count the call in its shape (and its sparse estimate) */
-    bool timed = false;
-    if (m->shape && m->shape->explore_start >= 0) {
-        if (!online_turn_memo_begin(m->cs, m->shape, m->stamp, NULL))
-            return NATIVE_MEMO_MISS;
-        timed = true;
-    } else if (m->shape && !online_memo_pass(m->shape, m->stamp)) {
+    const int pass = online_turn_memo_pass(m->cs, m->shape, m->stamp, NULL);
+    if (!pass)
         return NATIVE_MEMO_MISS;
-    }
+    const bool timed = pass == 2;
     estimate_memo_take(m->cs, m->est);
     if (m->nothing) {
         *m->last = "none";

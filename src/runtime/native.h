@@ -174,19 +174,27 @@ static inline int native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Co
                ? native_memo_lookup(coll, kind, comm, count, dt, op, root)
                : NATIVE_MEMO_MISS;
 }
-/* allgatherv's key in the native memo: all blocks' elements (*count) and
- * the largest block's (*largest, in the root's place), the online shape's
- * key (select/online.h) in elements; every rank has the same recvcounts.
- * False where there are none or the largest does not fit an int. */
+/* allgatherv's key in the native memo: all blocks' elements (total) and
+ * the largest block's (most, in the root's place), the online shape's key
+ * (select/online.h) in elements; every rank has the same recvcounts, of
+ * any integer type (the interposed entry's int, the C API's int64_t). */
+#define ALLGATHERV_MEMO_KEY(recvcounts, size, total, most)                                   \
+    do {                                                                                     \
+        (total) = 0, (most) = 0;                                                             \
+        for (int i_ = 0; i_ < (size); i_++) {                                                \
+            (total) += (recvcounts)[i_];                                                     \
+            (most) = (recvcounts)[i_] > (most) ? (recvcounts)[i_] : (most);                  \
+        }                                                                                    \
+    } while (0)
+/* The same from the C API's counts: false where there are none or the
+ * largest does not fit an int. */
 static inline bool allgatherv_memo_key(const int64_t *recvcounts, int size, int64_t *count,
                                        int *largest)
 {
-    int64_t total = 0, most = 0;
-    for (int i = 0; recvcounts && i < size; i++) {
-        total += recvcounts[i];
-        most = recvcounts[i] > most ? recvcounts[i] : most;
-    }
-    *count = total;
+    int64_t most = 0;
+    *count = 0;
+    if (recvcounts)
+        ALLGATHERV_MEMO_KEY(recvcounts, size, *count, most);
     *largest = (int)most;
     return recvcounts && size > 0 && most <= INT32_MAX;
 }

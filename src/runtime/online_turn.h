@@ -97,8 +97,8 @@ static inline bool online_turn_native_memo(const struct online_turn *t)
  * pending turn).  False: the full path serves the call. */
 bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsigned stamp,
                             const struct algorithm *alg);
-/* A call memo's call of shape s (NULL: none) made with `stamp`, running
- * alg: 0 where the memo may not serve it (the full path does), 1 where it
+/* A memo's call of shape s (NULL: none) made with `stamp`, running alg
+ * (NULL: native): 0 where the memo may not serve it (the full path does), 1 where it
  * may, untimed (settled: online_memo_pass, which counts it), 2 where it may
  * and is an exploring call begun by online_turn_memo_begin (end it with
  * online_turn_memo_end). */

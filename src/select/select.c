@@ -604,7 +604,7 @@ void select_prepare(struct sched_params *p, const struct algorithm *a)
 
 int select_candidates(colibri_coll coll, const struct sched_params *p,
                       const struct algorithm *model, bool native_ok,
-                      const struct algorithm *cand[4])
+                      const struct algorithm *cand[ONLINE_CANDIDATES])
 {
     if (!model)
         return 0;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "catalog.h"
+#include "online.h"
 
 /* `requested` is the caller's choice (C API), or NULL to read
  * COLIBRI_<COLL>_ALGORITHM.  On success *alg is the algorithm, or NULL for
@@ -45,7 +46,7 @@ bool select_has_rules(colibri_coll coll);
  * Returns their number, 0 when the model has no algorithm for the call. */
 int select_candidates(colibri_coll coll, const struct sched_params *p,
                       const struct algorithm *model, bool native_ok,
-                      const struct algorithm *cand[4]);
+                      const struct algorithm *cand[ONLINE_CANDIDATES]);
 /* p (as before selection) made ready to run candidate `a` (NULL: native),
  * with the radix and inner algorithm the model prefers, as for a name. */
 void select_prepare(struct sched_params *p, const struct algorithm *a);
