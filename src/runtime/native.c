@@ -422,8 +422,9 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
     const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
     const struct native_memo *m = native_memo_slot(comm, count, tag);
     __asm__("" : "+r"(m)); /* the slot's address once: no thread-local lookup per field */
+    const struct config *cfg = config_get();
     if (m->tag != tag || m->comm != comm || m->count != count || m->dt != dt || m->op != op ||
-        m->root != root || m->generation != config_get()->generation ||
+        m->root != root || m->generation != cfg->generation ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
         (m->version && *m->version != m->version_at) || !estimate_memo_ok(m->est, m->est_made))
         return NATIVE_MEMO_MISS;
@@ -439,7 +440,8 @@ int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, in
         return NATIVE_MEMO_NOTHING;
     }
     *m->last = "native";
-    stats_count(NULL, coll, kind);
+    if (cfg->stats) /* (stats_count checks it too: here without a call) */
+        stats_count(NULL, coll, kind);
     return timed ? NATIVE_MEMO_TIMED : NATIVE_MEMO_BELOW;
 }
 
