@@ -383,6 +383,10 @@ struct colibri_setup_stats {
                                       from the native memo at the interposed entry
                                       point, a colibri algorithm's from its call memo
                                       (counted in online_explored too) */
+    long long rule_skipped;        /* automatic alltoallv calls that went to the MPI
+                                      below without agreeing on the block sizes: the
+                                      tuning file sends every size below on that
+                                      communicator (docs/tuning.md) */
 };
 
 int colibri_setup_stats(struct colibri_setup_stats *stats);

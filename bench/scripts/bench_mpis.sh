@@ -13,6 +13,11 @@
 #                (dropin-bench -P: MPI_ and PMPI_ loops alternating), plus a
 #                plain -P run per run whose rows (MPI-null) measure nothing
 #                against itself; output docs/results/mpis-pair/ by default
+#   TUNED=1 ...  colibri with a colibri-tune file instead of none: per MPI,
+#                colibri-tune --budget $BUDGET (5m; otherwise its defaults:
+#                every collective and form, 8 B-64 MiB) first, written to
+#                $OUT/<mpi>-p2.tuning (kept: an existing file is reused);
+#                output docs/results/mpis-pair-tuned/ (with PAIR=1)
 #
 # MPIs: openmpi (Debian's 4.1, build/), mpich (Debian's 4.0, build-mpich/),
 # and ompi5, mpich5, impi from scripts/install-mpis.sh (build-<name>/,
@@ -23,7 +28,8 @@
 # is a benchmark.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-OUT=${OUT:-docs/results/mpis${PAIR:+-pair}}
+OUT=${OUT:-docs/results/mpis${PAIR:+-pair}${TUNED:+-tuned}}
+BUDGET=${BUDGET:-5m}
 RUNS_DIR=${RUNS_DIR:-build/bench-runs/mpis}
 MPIS=${MPIS:-"openmpi mpich ompi5 mpich5 impi"}
 RUNS=${RUNS:-5}
@@ -52,10 +58,22 @@ for mpi in $MPIS; do
   esac
   make -s -j2 "${make_args[@]}" "$build/lib/libcolibri.so" "$build/bin/dropin-bench" || exit 1
   lib=$PWD/$build/lib/libcolibri.so
+  tuning=none
+  if [ -n "${TUNED:-}" ]; then
+    tuning=$(realpath -m "$OUT/$mpi-p2.tuning")
+    if [ ! -s "$tuning" ]; then
+      make -s -j2 "${make_args[@]}" "$build/bin/colibri-tune" || exit 1
+      echo "== $mpi: colibri-tune --budget $BUDGET"
+      start=$(date +%s)
+      "${launch[@]}" "$build/bin/colibri-tune" --budget "$BUDGET" -o "$tuning" -q ||
+        { echo "colibri-tune failed"; exit 1; }
+      runs_log "tune-$mpi-p2: colibri-tune took $(($(date +%s) - start)) s (wall): ${launch[*]} $build/bin/colibri-tune --budget $BUDGET; $(grep -c -v '^#' "$tuning") lines written"
+    fi
+  fi
   # the ranks get the library, not the launcher (Intel's needs -genv)
   case $mpi in
-    impi | mpich | mpich5) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING none) ;;
-    *) pre=(-x LD_PRELOAD="$lib" -x COLIBRI_TUNING=none) ;;
+    impi | mpich | mpich5) pre=(-genv LD_PRELOAD "$lib" -genv COLIBRI_TUNING "$tuning") ;;
+    *) pre=(-x LD_PRELOAD="$lib" -x COLIBRI_TUNING="$tuning") ;;
   esac
   # COLIBRI_ENV="VAR=value ...": more settings for the colibri runs
   for kv in ${COLIBRI_ENV:-}; do

@@ -331,6 +331,17 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         if (cs && online_skip_sizes(cs))
             return native_exchange(a, kind, req);
     }
+    /* valid, automatic, and a tuning file that sends every alltoallv of
+     * this communicator and form below (colibri-tune writes such a rule
+     * where native won at every size): no size agreement either, every
+     * rank reads the same rules (after the communicator's first call, which
+     * sets up its state) */
+    if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested) &&
+        select_has_rules(a->coll)) {
+        struct comm_state *cs = online_skip_state(a->comm);
+        if (cs && alltoallv_rules_native(cs, kind != CALL_BLOCKING)) /* (which counts it) */
+            return native_exchange(a, kind, req);
+    }
 
     /* The blocking call lives on the stack. */
     struct exchange_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);

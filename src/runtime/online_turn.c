@@ -7,6 +7,7 @@
 #include "../config/config.h"
 #include "../select/select.h"
 #include "agree.h"
+#include "state/node.h"
 #include "state/setup.h"
 #include "state/state.h"
 #include "stats.h"
@@ -166,7 +167,7 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
     const int w = online_decide(s, score, &pr);
     if (cfg->online_trace && cs->rank == 0)
         trace_decision(s, score, had, w);
-    stats_online_decided(coll, had, was, s->cand[w]);
+    stats_online_decided(coll, had, was, s->cand[w], s->explore_extra);
     return rc != MPI_SUCCESS ? rc : arc;
 }
 
@@ -237,11 +238,47 @@ struct comm_state *online_skip_state(MPI_Comm comm)
     return cs;
 }
 
+/* A call that goes below because the tuning file sends every size there. */
+static void rule_skip(struct comm_state *cs, enum call_kind kind)
+{
+    setup_stats.rule_skipped++;
+    cs->last[COLIBRI_ALLTOALLV] = "native";
+    stats_count(NULL, COLIBRI_ALLTOALLV, kind);
+}
+
 bool online_skip_sizes_of(MPI_Comm comm)
 {
     struct comm_state *cs = online_skip_state(comm);
-    return cs && cs->alltoallv_skip.shape && cs->alltoallv_skip.interposed_auto &&
+    if (!cs)
+        return false;
+    if (cs->rules_native_interposed && cs->rules_native_gen == config_get()->generation + 1) {
+        rule_skip(cs, CALL_BLOCKING);
+        return true;
+    }
+    return cs->alltoallv_skip.shape && cs->alltoallv_skip.interposed_auto &&
            online_skip_sizes(cs); /* which checks the configuration's generation */
+}
+
+bool alltoallv_rules_native(struct comm_state *cs, bool nonblocking)
+{
+    const struct config *cfg = config_get();
+    if (!nonblocking && cs->rules_native_gen == cfg->generation + 1) {
+        if (cs->rules_native)
+            rule_skip(cs, CALL_BLOCKING);
+        return cs->rules_native;
+    }
+    struct sched_params q = {.rank = cs->rank, .size = cs->size, .nonblocking = nonblocking};
+    const bool all = (!select_wants_layout(COLIBRI_ALLTOALLV) ||
+                      node_layout_get(cs, &q.layout) == MPI_SUCCESS) &&
+                     select_rules_all_native(COLIBRI_ALLTOALLV, &q);
+    if (!nonblocking) {
+        cs->rules_native = all;
+        cs->rules_native_interposed = all && select_names_auto(COLIBRI_ALLTOALLV, NULL);
+        cs->rules_native_gen = cfg->generation + 1;
+    }
+    if (all)
+        rule_skip(cs, nonblocking ? CALL_NONBLOCKING : CALL_BLOCKING);
+    return all;
 }
 
 void online_skip_note(struct comm_state *cs, const struct online_turn *t)

@@ -5,7 +5,7 @@
  * where <collective> is "allreduce", "iallreduce" (nonblocking) or
  * "allreduce_init" (persistent, counted per start); then online selection's
  * lines (docs/tuning.md): colibri: online <collective> explored calls=<n>
- * decisions=<n>, colibri: online <collective> skipped size agreements
+ * decisions=<n> extra_us=<what exploring cost over the winners>, colibri: online <collective> skipped size agreements
  * calls=<n> (alltoallv), colibri: online <collective> settled <algorithm>
  * shapes=<n>.
  */
@@ -54,7 +54,7 @@ void stats_count(const struct algorithm *a, colibri_coll coll, enum call_kind ki
  * exploration and its decisions, and per algorithm the shapes settled on
  * it now (a re-check that switches moves one). */
 static long long online_explored[COLIBRI_NCOLL], online_decisions[COLIBRI_NCOLL],
-    online_skipped[COLIBRI_NCOLL];
+    online_skipped[COLIBRI_NCOLL], online_extra_ns[COLIBRI_NCOLL];
 static long long online_settled[MAX_SLOTS];
 
 void stats_online_explored(colibri_coll coll)
@@ -68,9 +68,10 @@ void stats_online_skipped(colibri_coll coll)
 }
 
 void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *was,
-                          const struct algorithm *now)
+                          const struct algorithm *now, double extra)
 {
     __atomic_add_fetch(&online_decisions[coll], 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&online_extra_ns[coll], (long long)(extra * 1e9), __ATOMIC_RELAXED);
     if (had && slot_of(was, coll) < MAX_SLOTS)
         __atomic_sub_fetch(&online_settled[slot_of(was, coll)], 1, __ATOMIC_RELAXED);
     if (slot_of(now, coll) < MAX_SLOTS)
@@ -80,7 +81,7 @@ void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *w
 /* The online lines: the most on any rank (every rank of a communicator
  * explores and decides the same shapes, so a sum would count each p
  * times). */
-#define ONLINE_VALUES (3 * COLIBRI_NCOLL + MAX_SLOTS)
+#define ONLINE_VALUES (4 * COLIBRI_NCOLL + MAX_SLOTS)
 static void online_gather(long long most[ONLINE_VALUES])
 {
     long long mine[ONLINE_VALUES];
@@ -88,6 +89,7 @@ static void online_gather(long long most[ONLINE_VALUES])
     memcpy(mine + COLIBRI_NCOLL, online_decisions, sizeof online_decisions);
     memcpy(mine + 2 * COLIBRI_NCOLL, online_skipped, sizeof online_skipped);
     memcpy(mine + 3 * COLIBRI_NCOLL, online_settled, sizeof online_settled);
+    memcpy(mine + 3 * COLIBRI_NCOLL + MAX_SLOTS, online_extra_ns, sizeof online_extra_ns);
     PMPI_Reduce(mine, most, ONLINE_VALUES, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
 }
 
@@ -95,8 +97,9 @@ static void online_print(const long long most[ONLINE_VALUES])
 {
     for (int c = 0; c < COLIBRI_NCOLL; c++)
         if (most[c] || most[COLIBRI_NCOLL + c])
-            fprintf(stderr, "colibri: online %s explored calls=%lld decisions=%lld\n",
-                    colibri_coll_name((colibri_coll)c), most[c], most[COLIBRI_NCOLL + c]);
+            fprintf(stderr, "colibri: online %s explored calls=%lld decisions=%lld extra_us=%.1f\n",
+                    colibri_coll_name((colibri_coll)c), most[c], most[COLIBRI_NCOLL + c],
+                    (double)most[3 * COLIBRI_NCOLL + MAX_SLOTS + c] / 1e3);
     for (int c = 0; c < COLIBRI_NCOLL; c++)
         if (most[2 * COLIBRI_NCOLL + c])
             fprintf(stderr, "colibri: online %s skipped size agreements calls=%lld\n",

@@ -11,11 +11,13 @@ void stats_report(void);
 /* An automatic call with nothing to move, which ran nothing ("none"). */
 void stats_count_none(colibri_coll coll, enum call_kind kind);
 /* Online selection: a call run as exploration; a decision of a shape
- * (`had`: it had settled on `was` before) for `now` (NULL: native). */
+ * (`had`: it had settled on `was` before) for `now` (NULL: native), whose
+ * exploration cost `extra` seconds over running `now` throughout
+ * (online_shape.explore_extra). */
 void stats_online_explored(colibri_coll coll);
 /* A call that skipped its size agreement (online_turn.h, online_skip_sizes). */
 void stats_online_skipped(colibri_coll coll);
 void stats_online_decided(colibri_coll coll, bool had, const struct algorithm *was,
-                          const struct algorithm *now);
+                          const struct algorithm *now, double extra);
 
 #endif

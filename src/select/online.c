@@ -186,6 +186,11 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
         w = native;
     if (native >= 0)
         s->native_last = agreed[native];
+    const int k = calls_per_candidate(s, pr);
+    s->explore_extra = 0;
+    for (int i = 0; i < s->n_cand; i++)
+        if (agreed[i] < ONLINE_NONE && agreed[w] < ONLINE_NONE)
+            s->explore_extra += k * (agreed[i] - agreed[w]);
     const bool long_shape =
         (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES;
     s->window = online_next_window(s->window, first || w == s->winner,

@@ -118,6 +118,11 @@ struct online_shape {
     double sample[ONLINE_CANDIDATES][ONLINE_SAMPLES];
     int n_sample[ONLINE_CANDIDATES];
     long long decisions, switches;
+    /* what the last exploration cost, in seconds, over running its winner
+     * throughout: each candidate's calls (untimed first one included) at
+     * its agreed score minus the winner's (negative where a candidate ran
+     * faster than the winner that the margins kept); COLIBRI_STATS */
+    double explore_extra;
     double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
 };
 

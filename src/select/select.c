@@ -6,6 +6,7 @@
  */
 #include "select.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -370,6 +371,25 @@ bool select_never_native(colibri_coll coll)
         if (t->rules[i].coll == coll && strcmp(t->rules[i].alg, "native") == 0)
             return false;
     return true;
+}
+
+bool select_rules_all_native(colibri_coll coll, const struct sched_params *p)
+{
+    const struct tuning_file *t = tuning_in_force();
+    int ppn, nodes;
+    node_shape(p, &ppn, &nodes);
+    bool all = false;
+    for (int i = 0; i < t->n_rules; i++) {
+        const struct tuning_rule *r = &t->rules[i];
+        if (r->coll != coll || (r->nonblocking && !p->nonblocking) || p->size < r->lo_p ||
+            p->size > r->hi_p || ((r->lo_ppn || r->lo_nodes) && !p->layout) ||
+            !in_range(ppn, r->lo_ppn, r->hi_ppn) || !in_range(nodes, r->lo_nodes, r->hi_nodes))
+            continue;
+        if (strcmp(r->alg, "native") != 0)
+            return false; /* some size of this communicator runs colibri */
+        all |= !r->nonblocking && r->lo_bytes <= 0 && r->hi_bytes == LLONG_MAX;
+    }
+    return all;
 }
 
 bool select_has_rules(colibri_coll coll)

@@ -33,6 +33,13 @@ bool select_names_auto(colibri_coll coll, const char *requested);
 /* Online selection (online.h) applies only where no tuning rule decides:
  * whether one does for this call (p before selection). */
 bool select_rule_decides(colibri_coll coll, const struct sched_params *p);
+/* Whether the tuning file sends every call of `coll` on this communicator
+ * below whatever its size (p as before selection: size, form, layout where
+ * known): a rule for both forms naming native for 0 bytes to the largest,
+ * and no rule for this communicator and form naming anything else.  Then
+ * alltoallv needs no agreement on its sizes (api/alltoall.c): every rank
+ * reads the same rules, so every rank goes below. */
+bool select_rules_all_native(colibri_coll coll, const struct sched_params *p);
 /* Whether the tuning file has any blocking rule for `coll` (whatever the
  * size): alltoallv skips no size agreement then (online.h, online_skip). */
 bool select_has_rules(colibri_coll coll);

@@ -71,7 +71,7 @@ expect_stats() {
     cat "$OUT/out" "$OUT/err"
     return
   }
-  if grep '^colibri: ' "$OUT/err" | grep -vE '^colibri: online [a-z_]+ (explored calls=[0-9]+ decisions=[0-9]+|settled [a-z0-9_]+ shapes=[0-9]+)$' |
+  if grep '^colibri: ' "$OUT/err" | grep -vE '^colibri: online [a-z_]+ (explored calls=[0-9]+ decisions=[0-9]+ extra_us=-?[0-9]+\.[0-9]|settled [a-z0-9_]+ shapes=[0-9]+)$' |
      grep -vqE '^colibri: [a-z_]+ [a-z0-9_]+ calls=[0-9]+$'; then
     fail "unexpected colibri lines:"
     grep '^colibri: ' "$OUT/err"

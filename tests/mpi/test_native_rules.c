@@ -1,6 +1,8 @@
 // ranks: 2 3 4
 // mpich-ranks: 2
 // asan-ranks: 3
+// ompi5-ranks: 2
+// impi-ranks: 2
 /*
  * `native` tuning rules through the interposed entry points, and the
  * shortcut that sends repeated native calls straight below
@@ -105,6 +107,69 @@ int main(int argc, char **argv)
         check(!bad, "rank %d: alltoall %d wrong bytes", rank, bad);
         expect(MPI_COMM_WORLD, COLIBRI_ALLTOALL, "native", "alltoall under a native rule");
     }
+
+    /* alltoallv with blocks that differ between ranks: a file that sends
+     * every size below (a rule for this communicator of 0 bytes to the
+     * largest, ppn and nodes given as colibri-tune writes them) needs no
+     * agreement on the sizes, so after the communicator's first call every
+     * call goes below without one (rule_skipped); a file whose rules name
+     * a colibri algorithm for some sizes agrees at every call */
+    int *sc = malloc(4 * (size_t)size * sizeof *sc), *sd = sc + size, *rc = sd + size,
+        *rd = rc + size;
+    int *vs = malloc(64 * (size_t)size * sizeof *vs), *vr = malloc(64 * (size_t)size * sizeof *vr);
+    char file[256];
+    for (int f = 0; f < 3; f++) {
+        /* f 0: every size native for any layout; 1: the same for this
+         * communicator's node shape only (the layout is read); 2: native
+         * only to 64 bytes, pairwise above */
+        int ppn = 0, nodes = 0;
+        if (f == 1) {
+            int n_nodes = 0, *node_of = malloc((size_t)size * sizeof *node_of);
+            colibri_node_layout(MPI_COMM_WORLD, node_of, &n_nodes);
+            for (int j = 0; j < size; j++)
+                ppn += node_of[j] == node_of[rank];
+            PMPI_Allreduce(MPI_IN_PLACE, &ppn, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            nodes = n_nodes;
+            free(node_of);
+        }
+        snprintf(file, sizeof file,
+                 f == 0   ? "alltoallv 0 9223372036854775807 1 100000 native\n"
+                 : f == 1 ? "alltoallv 0 9223372036854775807 1 100000 native ppn=%d nodes=%d\n"
+                          : "alltoallv 0 64 1 100000 native\n"
+                            "alltoallv 65 9223372036854775807 1 100000 pairwise\n",
+                 ppn, nodes);
+        use_rules(file);
+        struct colibri_setup_stats s0, s1;
+        colibri_setup_stats(&s0);
+        for (int i = 0; i < 5; i++) {
+            /* rank r sends (r + j + i) % 5 * 3 ints to rank j */
+            int off = 0;
+            for (int j = 0; j < size; j++)
+                sc[j] = (rank + j + i) % 5 * 3, sd[j] = off, off += sc[j];
+            off = 0;
+            for (int j = 0; j < size; j++)
+                rc[j] = (j + rank + i) % 5 * 3, rd[j] = off, off += rc[j];
+            for (int j = 0; j < size; j++)
+                for (int k = 0; k < sc[j]; k++)
+                    vs[sd[j] + k] = rank * 1000 + j * 10 + k;
+            MPI_Alltoallv(vs, sc, sd, MPI_INT, vr, rc, rd, MPI_INT, MPI_COMM_WORLD);
+            int bad = 0;
+            for (int j = 0; j < size; j++)
+                for (int k = 0; k < rc[j]; k++)
+                    bad += vr[rd[j] + k] != j * 1000 + rank * 10 + k;
+            check(!bad, "rank %d: alltoallv under rules %d, call %d: %d wrong ints", rank, f, i,
+                  bad);
+        }
+        colibri_setup_stats(&s1);
+        const long long skipped = s1.rule_skipped - s0.rule_skipped;
+        check(f == 2 ? skipped == 0 : skipped >= 4,
+              "rank %d, rules %d: %lld of 5 alltoallv calls went below without an agreement "
+              "(want %s)",
+              rank, f, skipped, f == 2 ? "none" : "4 or 5");
+        if (f < 2)
+            expect(MPI_COMM_WORLD, COLIBRI_ALLTOALLV, "native", "alltoallv, every size native");
+    }
+    free(sc), free(vs), free(vr);
 
     /* gather and scatter: the root is part of the call and the memo's key
      * is the block a rank describes (the root's own side when it is in

@@ -181,13 +181,19 @@ static void test_colibri_pair(void)
         online_shape_get(&tab, &(struct online_key){0, 0, 64, 8, true, A, false, true, 0}, cand, 3,
                          &fresh);
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 1.1}, &PR) == 0, "first: A, the fastest");
+    CHECK(fabs(s->explore_extra - 5 * (1.0 + 0.1)) < 1e-9,
+          "its exploration cost 5 calls of native and of B over A's: 5.5, got %g", s->explore_extra);
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 0.95}, &PR) == 0,
           "B 5%% faster than A: A keeps its place");
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 2.0, 0.85}, &PR) == 2, "B 15%% faster: B");
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){1.0, 1.05, 0.95}, &PR) == 1,
           "B only 10%% under native's 1.05 by less than the margin: native");
+    CHECK(fabs(s->explore_extra - 5 * (-0.05 - 0.10)) < 1e-9,
+          "A and B ran faster than native, the winner: -0.75, got %g", s->explore_extra);
     CHECK(online_decide(s, (const double[ONLINE_CANDIDATES]){0.8, 1.0, ONLINE_NONE}, &PR) == 0,
           "B with no time: A, 20%% under native");
+    CHECK(fabs(s->explore_extra - 5 * 0.2) < 1e-9, "B without a time costs nothing: 1.0, got %g",
+          s->explore_extra);
     CHECK(s->switches == 3, "three switches, got %lld", s->switches);
 }
 

@@ -102,6 +102,13 @@ struct comm_state {
     /* Automatic blocking alltoallv's skipped size agreements (online.h,
      * struct online_skip), counted in those calls on every rank alike. */
     struct online_skip alltoallv_skip;
+    /* Whether the tuning file sends every blocking alltoallv of this
+     * communicator below (select_rules_all_native), and with
+     * COLIBRI_ALLTOALLV_ALGORITHM leaving interposed calls automatic, as
+     * of the configuration of generation rules_native_gen - 1 (0: not
+     * known yet): online_turn.h, alltoallv_rules_native. */
+    unsigned rules_native_gen;
+    bool rules_native, rules_native_interposed;
     struct sparse_estimate {
         int64_t count; /* 0: an empty slot */
         MPI_Datatype dt;
