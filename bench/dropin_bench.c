@@ -18,7 +18,9 @@
  * allgather(v) and barrier, each call from a barrier (the MPI's own,
  * PMPI_Barrier) for the rooted ones, the scans and the exchanges, which
  * could pipeline),
- * the time per call being the largest over ranks; the fastest loop counts.
+ * the time per call being the largest over ranks; the fastest loop counts;
+ * -B calls every collective back to back, as applications do (a rooted
+ * call's non-roots may then run ahead of its root).
  * CSV: coll,bytes,us.  Timing never judges anything here.
  *
  * -P (side by side): each size also times the MPI's own collective through
@@ -42,7 +44,9 @@ static const char USAGE[] =
     "usage: dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv|\n"
     "                       bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan\n"
     "                    [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]\n"
-    "                    [-P]   (side by side with the PMPI_ call: one more column, native_us)\n";
+    "                    [-P]   (side by side with the PMPI_ call: one more column, native_us)\n"
+    "                    [-B]   (every collective back to back: no barrier between rooted\n"
+    "                            or exchanging calls either, as applications call them)\n";
 
 enum coll {
     ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, /* the reductions and exchanges */
@@ -127,13 +131,13 @@ static int pmpi_call(void *ctx, int i)
     CALL_THROUGH(PMPI_)
 }
 
-/* -P */
+/* -P (bit 1), -B (bit 2) */
 static int own_flag(int opt, const char *arg, void *ctx)
 {
     (void)arg;
-    if (opt != 'P')
+    if (opt != 'P' && opt != 'B')
         return -1;
-    *(int *)ctx = 1;
+    *(int *)ctx |= opt == 'P' ? 1 : 2;
     return 1;
 }
 
@@ -143,9 +147,10 @@ int main(int argc, char **argv)
     struct bench_opts o;
     bench_opts_init(&o, "dropin-bench", USAGE);
     o.min_bytes = 8, o.max_bytes = 16 << 20, o.step = 2, o.reps = 3;
-    int pair = 0;
-    if (bench_parse(argc, argv, "c:m:M:s:R:o:Ph", &o, own_flag, &pair) < argc)
+    int flags = 0;
+    if (bench_parse(argc, argv, "c:m:M:s:R:o:PBh", &o, own_flag, &flags) < argc)
         bench_usage_exit(&o, "unexpected argument");
+    const int pair = flags & 1, all_back_to_back = flags & 2;
     struct call c = {.coll = NCOLL};
     for (int k = 0; k < NCOLL && o.coll; k++)
         if (strcmp(o.coll, names[k]) == 0)
@@ -176,7 +181,8 @@ int main(int argc, char **argv)
         for (int j = 0; j < c.size; j++)
             c.counts[j] = c.count, c.displs[j] = j * c.count;
         /* one call's time sizes the loop: about 2 ms of calls, 3 to 1000 */
-        struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2, !back_to_back(c.coll), 0};
+        struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2,
+                               !all_back_to_back && !back_to_back(c.coll), 0};
         const double one = bench_time(&l);
         l.iters = one > 0 ? (int)(2e-3 / one) : 1000;
         l.iters = l.iters < 3 ? 3 : l.iters > 1000 ? 1000 : l.iters;

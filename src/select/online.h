@@ -37,7 +37,8 @@
 struct algorithm;
 
 #define ONLINE_CANDIDATES 4 /* the model's choice, native, the model's runner-up, its choice on
-                             * a slower network (select.h, select_candidates) */
+                             * a slower network or, on one node, its best of the other kind
+                             * (select.h, select_candidates) */
 #define ONLINE_SHAPES 16    /* shapes a communicator keeps (least recently used replaced) */
 #define ONLINE_SAMPLES 8    /* timed calls per candidate kept, at most */
 #define ONLINE_NONE 1e300   /* the score of a candidate with no valid time */

@@ -540,6 +540,27 @@ static void model_rank(colibri_coll coll, const struct sched_params *p,
         *second = runner, *t_second = runner_t;
 }
 
+/* The cost model's fastest node-aware algorithm (node_aware) or flat one
+ * whose restrictions hold (NULL: none). */
+static const struct algorithm *model_best_of_kind(colibri_coll coll, const struct sched_params *p,
+                                                  const struct cost_params *m, bool node_aware)
+{
+    const struct algorithm *best = NULL;
+    double best_t = 0;
+    for (int i = 0; i < catalog_count; i++) {
+        const struct algorithm *a = &catalog[i];
+        if (a->coll != coll || !(a->restrictions & R_NODE_AWARE) != !node_aware ||
+            catalog_violation(a, p))
+            continue;
+        int k;
+        struct sched_params q;
+        const double t = modelled(a, p, m, &k, &q);
+        if (t >= 0 && (!best || t < best_t * (1 - 1e-9)))
+            best = a, best_t = t;
+    }
+    return best;
+}
+
 /* The cost model's fastest among the algorithms whose restrictions hold,
  * with the radix it prefers. */
 static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
@@ -644,13 +665,23 @@ int select_candidates(colibri_coll coll, const struct sched_params *p,
     else
         second = NULL;
     /* the model's choice on a slower network between nodes (its per-byte
-     * cost only: the node's own figures stay); on one node there is none */
+     * cost only: the node's own figures stay); on one node there is none,
+     * and there the model's best of the other kind instead (node-aware
+     * where it chose a flat algorithm, flat where it chose node-aware):
+     * the node's copy and hand-off costs are what it knows least (Open MPI
+     * 5, 2 ranks, 32 KiB reduce_scatter_block: the model's node_split_rail
+     * and native even, ring 0.45x native) */
     if (c.alg == model && !(p->layout && p->layout->n_nodes == 1)) {
         struct cost_params slow = m;
         slow.beta *= ONLINE_BETA_SPAN;
         const struct choice s = model_choice(coll, p, &slow);
         if (s.alg && s.alg != model && s.alg != second)
             cand[n++] = s.alg;
+    } else if (c.alg == model && p->size > 1) {
+        const struct algorithm *o =
+            model_best_of_kind(coll, p, &m, !(model->restrictions & R_NODE_AWARE));
+        if (o && o != second)
+            cand[n++] = o;
     }
     return n;
 }

@@ -48,7 +48,9 @@ bool select_has_rules(colibri_coll coll);
  * where the model is unsure (online.h, ONLINE_UNSURE) its runner-up, and
  * the model's choice for a network ONLINE_BETA_SPAN times slower per byte
  * between nodes (a sparse algorithm on sparse data, a node-aware one where
- * the node's port would be the bottleneck) where it is neither of those;
+ * the node's port would be the bottleneck) where it is neither of those,
+ * or, where the layout puts the communicator on one node, its best
+ * algorithm of the other kind (node-aware against flat);
  * native only where `native_ok` (the MPI below reduces as colibri does).
  * Returns their number, 0 when the model has no algorithm for the call. */
 int select_candidates(colibri_coll coll, const struct sched_params *p,

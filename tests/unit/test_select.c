@@ -240,6 +240,31 @@ static void test_bcast_selection(void)
     }
 }
 
+/* Automatic gather and scatter with the default model: the binomial tree
+ * for short blocks (ceil(lg p) rounds against the root's p-1 message
+ * overheads), linear for long ones, where the root's overheads hide behind
+ * the bytes through its link and the tree's store-and-forward only adds
+ * its rounds (SMPI, 1024 ranks as 64 x 16, 64 KiB: linear 5286 us,
+ * binomial 5379; the model charged linear p o on top of its bytes and kept
+ * the tree). */
+static void test_rooted_selection(void)
+{
+    const struct { int p; int64_t n; const char *want; } cases[] = {
+        {1024, 8, "binomial"},         {1024, 64 << 10, "linear"}, {1024, 1 << 20, "linear"},
+        {64, 8, "binomial"},           {64, 256 << 10, "linear"},  {1000, 64, "binomial"},
+        {1000, 64 << 10, "linear"}};
+    const colibri_coll colls[] = {COLIBRI_GATHER, COLIBRI_SCATTER};
+    for (unsigned c = 0; c < 2; c++)
+        for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+            struct sched_params sp = {.size = cases[i].p, .count = cases[i].n, .elem_size = 1,
+                                      .root = 3};
+            const struct algorithm *a = select_auto(colls[c], &sp);
+            check(a && strcmp(a->name, cases[i].want) == 0, "auto %s p=%d, %lld B: picked %s, want %s",
+                  colibri_coll_name(colls[c]), cases[i].p, (long long)cases[i].n,
+                  a ? a->name : "native", cases[i].want);
+        }
+}
+
 /* Automatic allgatherv with the default model: Bruck for short blocks (its
  * ceil(log_k p) rounds of k-1 messages against recursive doubling's message
  * per block), not for long ones (its copies through scratch). */
@@ -369,6 +394,40 @@ static void test_online_kinds(void)
     }
 }
 
+/* On one node the fourth candidate is the model's best of the other
+ * kind: a flat algorithm where the model chose a node-aware one, and the
+ * other way round; never the model's choice or its runner-up again. */
+static void test_online_one_node(void)
+{
+    const colibri_coll colls[] = {COLIBRI_ALLREDUCE, COLIBRI_REDUCE};
+    const int ls[] = {2, 4, 16};
+    for (unsigned c = 0; c < sizeof colls / sizeof *colls; c++)
+        for (unsigned j = 0; j < sizeof ls / sizeof *ls; j++)
+            for (int64_t n = 1; n <= 1 << 20; n *= 32) {
+                struct layout_mem lm;
+                even_layout(&lm, 1, ls[j], 0);
+                struct sched_params sp = {.size = ls[j], .count = n, .elem_size = 8,
+                                          .commutative = true, .layout = &lm.l,
+                                          .node_chunk = 1 << 14};
+                const struct algorithm *model = select_auto(colls[c], &sp);
+                const struct algorithm *cand[ONLINE_CANDIDATES];
+                const int k = model ? select_candidates(colls[c], &sp, model, true, cand) : 0;
+                int node = 0, flat = 0, twice = 0;
+                for (int i = 0; i < k; i++) {
+                    node += cand[i] && (cand[i]->restrictions & R_NODE_AWARE);
+                    flat += cand[i] && !(cand[i]->restrictions & R_NODE_AWARE);
+                    for (int i2 = 0; i2 < i; i2++)
+                        twice += cand[i] == cand[i2];
+                }
+                check(!model || (node >= 1 && flat >= 1 && !twice),
+                      "%s, one node of %d, %lld doubles: %d candidates, %d node-aware, %d flat, "
+                      "%d repeated (model %s)",
+                      colibri_coll_name(colls[c]), ls[j], (long long)n, k, node, flat, twice,
+                      model ? model->name : "native");
+                free(lm.node_of);
+            }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -378,9 +437,11 @@ int main(int argc, char **argv)
     test_alltoall_selection();
     test_bcast_selection();
     test_allgatherv_selection();
+    test_rooted_selection();
     test_allgather_port();
     test_scan_port();
     test_online_kinds();
+    test_online_one_node();
     const int rc = check_summary();
     MPI_Finalize();
     return rc;

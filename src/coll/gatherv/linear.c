@@ -7,9 +7,10 @@
  * else's block, and a tree, whose inner ranks forward their subtrees'
  * blocks, would need those sizes sent along first.
  *
- * Cost (COST_FORMULA below): one latency, the root's p-1 receive
- * overheads one after the other, and the other blocks' bytes through the
- * root's link (known at the root; elsewhere, and to selection, which only
+ * Cost (COST_FORMULA below): one latency, a sender's and the last
+ * receive's overhead, and the longer of the root's p-1 receive overheads
+ * one after the other and the other blocks' bytes through the root's
+ * link, which overlap (gather/linear.c) (known at the root; elsewhere, and to selection, which only
  * reads what every rank knows, taken as p-1 blocks of this rank's size).
  *
  * Bytes (schedule.h): `count` is this rank's block; at the root,
@@ -19,7 +20,7 @@
  */
 #include "../algorithm.h"
 
-COST_FORMULA(gatherv, linear, "a + p o + n b, n the other ranks' blocks' bytes");
+COST_FORMULA(gatherv, linear, "a + 2 o + max((p-1) o, n b), n the other ranks' blocks' bytes");
 
 int gatherv_linear_build(const struct sched_params *p, struct schedule *s)
 {
@@ -41,5 +42,7 @@ int gatherv_linear_build(const struct sched_params *p, struct schedule *s)
 
 double gatherv_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return m->alpha + p->size * m->o + cost_rooted_volume(p, p->rcounts) * m->beta;
+    const double overheads = (double)(p->size - 1) * m->o,
+                 bytes = cost_rooted_volume(p, p->rcounts) * m->beta;
+    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
 }

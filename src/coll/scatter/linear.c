@@ -4,16 +4,18 @@
  * and no forwarding, every block crosses the network once; but the root
  * pays for p-1 messages.
  *
- * Cost (COST_FORMULA below): one latency, the root's p-1 send overheads
- * one after the other and a receiver's, and the p-1 blocks through the
- * root's link.
+ * Cost (COST_FORMULA below): one latency, the first send's overhead and
+ * a receiver's, and the longer of the root's p-1 send overheads one after
+ * the other and the p-1 blocks through its link, which overlap (as for
+ * the linear gather: SimGrid SMPI, 1024 ranks, 64 KiB blocks, 5294 us,
+ * the link's bytes alone).
  *
  * Bytes (schedule.h): the root's SEND holds block j at j c; RECV is a
  * rank's own block (at the root, in place, its block stays in SEND).
  */
 #include "../algorithm.h"
 
-COST_FORMULA(scatter, linear, "a + p o + (p-1) c b, c block bytes");
+COST_FORMULA(scatter, linear, "a + 2 o + max((p-1) o, (p-1) c b), c block bytes");
 
 int scatter_linear_build(const struct sched_params *p, struct schedule *s)
 {
@@ -35,5 +37,7 @@ int scatter_linear_build(const struct sched_params *p, struct schedule *s)
 
 double scatter_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return m->alpha + p->size * m->o + (double)(p->size - 1) * (double)p->count * m->beta;
+    const double overheads = (double)(p->size - 1) * m->o,
+                 bytes = (double)(p->size - 1) * (double)p->count * m->beta;
+    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
 }

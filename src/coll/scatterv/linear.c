@@ -5,8 +5,10 @@
  * honest default for scatterv: only the root has sendcounts, so no other
  * rank could forward a subtree's blocks without their sizes sent first.
  *
- * Cost (COST_FORMULA below): one latency, the root's p-1 send overheads
- * one after the other, and the other blocks' bytes through the root's link
+ * Cost (COST_FORMULA below): one latency, the first send's and a
+ * receiver's overhead, and the longer of the root's p-1 send overheads one
+ * after the other and the other blocks' bytes through the root's link,
+ * which overlap (gather/linear.c)
  * (known at the root; elsewhere, and to selection, taken as p-1 blocks of
  * this rank's size).
  *
@@ -17,7 +19,7 @@
  */
 #include "../algorithm.h"
 
-COST_FORMULA(scatterv, linear, "a + p o + n b, n the other ranks' blocks' bytes");
+COST_FORMULA(scatterv, linear, "a + 2 o + max((p-1) o, n b), n the other ranks' blocks' bytes");
 
 int scatterv_linear_build(const struct sched_params *p, struct schedule *s)
 {
@@ -39,5 +41,7 @@ int scatterv_linear_build(const struct sched_params *p, struct schedule *s)
 
 double scatterv_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return m->alpha + p->size * m->o + cost_rooted_volume(p, p->scounts) * m->beta;
+    const double overheads = (double)(p->size - 1) * m->o,
+                 bytes = cost_rooted_volume(p, p->scounts) * m->beta;
+    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
 }
