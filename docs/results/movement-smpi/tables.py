@@ -12,7 +12,8 @@ import sys
 raw = os.path.join(os.path.dirname(os.path.abspath(__file__)), "raw")
 tag = sys.argv[1] if len(sys.argv) > 1 else "p1024"
 for coll in ["gather", "scatter", "scan", "exscan", "allgatherv", "gatherv", "scatterv"]:
-    files = sorted(glob.glob(os.path.join(raw, f"{coll}-{tag}-*.txt")))
+    files = sorted(f for f in glob.glob(os.path.join(raw, f"{coll}-{tag}-*.txt"))
+                   if "flat" in tag or "-flat-" not in os.path.basename(f))
     rows = {}
     for f in files:
         for line in open(f):

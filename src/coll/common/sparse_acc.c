@@ -110,9 +110,12 @@ static void combine(struct sp_state *st, void *const buf[], bool recv_is_in, boo
     st->acc_bytes = st->dense;
 }
 
-/* Writes block x (n elements, sparse or dense) densely at out. */
+/* Writes block x (n elements, sparse or dense) densely at out (none: a
+ * rank whose block is empty may pass no buffer). */
 static void densify(const struct sp_state *st, const char *x, bool sparse, int64_t n, char *out)
 {
+    if (n <= 0)
+        return;
     if (sparse)
         sparse_decode(st->o, x, out);
     else
