@@ -339,7 +339,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
     if (a->coll == COLIBRI_ALLTOALLV && wants_auto(a->coll, requested) &&
         select_has_rules(a->coll)) {
         struct comm_state *cs = online_skip_state(a->comm);
-        if (cs && alltoallv_rules_native(cs, kind != CALL_BLOCKING)) /* (which counts it) */
+        if (cs && alltoallv_rules_native(cs, kind)) /* (which counts it) */
             return native_exchange(a, kind, req);
     }
 

@@ -259,8 +259,9 @@ bool online_skip_sizes_of(MPI_Comm comm)
            online_skip_sizes(cs); /* which checks the configuration's generation */
 }
 
-bool alltoallv_rules_native(struct comm_state *cs, bool nonblocking)
+bool alltoallv_rules_native(struct comm_state *cs, enum call_kind kind)
 {
+    const bool nonblocking = kind != CALL_BLOCKING;
     const struct config *cfg = config_get();
     if (!nonblocking && cs->rules_native_gen == cfg->generation + 1) {
         if (cs->rules_native)
@@ -277,7 +278,7 @@ bool alltoallv_rules_native(struct comm_state *cs, bool nonblocking)
         cs->rules_native_gen = cfg->generation + 1;
     }
     if (all)
-        rule_skip(cs, nonblocking ? CALL_NONBLOCKING : CALL_BLOCKING);
+        rule_skip(cs, kind);
     return all;
 }
 
