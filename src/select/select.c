@@ -783,8 +783,10 @@ void select_describe(char *buf, size_t len)
     else
         appendf(buf, len, &n,
                 "online: on (COLIBRI_ONLINE=0 turns it off): a blocking automatic call that no "
-                "rule decides runs the model's choice, native and, within %.0f%%, the model's "
-                "runner-up for %ld calls each (%d from %d KiB unless COLIBRI_ONLINE_CALLS is given; "
+                "rule decides runs the model's choice, native, within %.0f%% the model's "
+                "runner-up, and its choice for a network %.0fx slower per byte between nodes (on "
+                "one node its best of the other kind, node-aware or flat) for %ld calls each (%d "
+                "from %d KiB unless COLIBRI_ONLINE_CALLS is given; "
                 "the first untimed; native's from the memo a "
                 "settled call takes), then the winner by the slowest rank's mean of its faster "
                 "half (colibri's only where %.0f%% faster than native), confirmed after %d "
@@ -793,7 +795,7 @@ void select_describe(char *buf, size_t len)
                 "persistent calls take the decision of the blocking shape with their key; "
                 "alltoallv skips its size agreement for %d to %d calls while every shape "
                 "agreed on is settled on native%s\n",
-                (ONLINE_UNSURE - 1) * 100, cfg->online_calls, ONLINE_LONG_CALLS,
+                (ONLINE_UNSURE - 1) * 100, ONLINE_BETA_SPAN, cfg->online_calls, ONLINE_LONG_CALLS,
                 ONLINE_LONG_BYTES / 1024, ONLINE_NATIVE_MARGIN * 100,
                 ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG, ONLINE_LONG_BYTES / 1024,
                 cfg->online_window, ONLINE_MARGIN * 100, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
