@@ -140,3 +140,11 @@ double cost_rooted_volume(const struct sched_params *p, const int64_t *counts)
         n += j == p->root ? 0 : (double)counts[j];
     return n;
 }
+
+double cost_linear_rooted(const struct sched_params *p, const struct cost_params *m,
+                          const int64_t *counts)
+{
+    const double overheads = (double)(p->size - 1) * m->o,
+                 bytes = cost_rooted_volume(p, counts) * m->beta;
+    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
+}

@@ -181,6 +181,17 @@ static bool in_range(int v, int lo, int hi)
     return lo == 0 || (v >= lo && v <= hi); /* a rule without the range: any */
 }
 
+/* Whether rule r is for this call's collective, form and communicator (p,
+ * and the node shape ppn x nodes where it names one: unknown, it does not
+ * fit), whatever the call's size. */
+static bool rule_fits(const struct tuning_rule *r, colibri_coll coll,
+                      const struct sched_params *p, int ppn, int nodes)
+{
+    return r->coll == coll && (!r->nonblocking || p->nonblocking) && p->size >= r->lo_p &&
+           p->size <= r->hi_p && (!(r->lo_ppn || r->lo_nodes) || p->layout) &&
+           in_range(ppn, r->lo_ppn, r->hi_ppn) && in_range(nodes, r->lo_nodes, r->hi_nodes);
+}
+
 /* The rule matching this call: for nonblocking calls an "i" rule first,
  * then one for both forms.  Rules are disjoint (tuning.c refuses overlaps),
  * so at most one of each matches.  A rule with a node shape needs the
@@ -193,10 +204,7 @@ static const struct tuning_rule *matching_rule(colibri_coll coll, const struct s
     const struct tuning_rule *plain = NULL;
     for (int i = 0; i < t->n_rules; i++) {
         const struct tuning_rule *r = &t->rules[i];
-        if (r->coll != coll || (r->nonblocking && !p->nonblocking) || bytes < r->lo_bytes ||
-            bytes > r->hi_bytes || p->size < r->lo_p || p->size > r->hi_p ||
-            ((r->lo_ppn || r->lo_nodes) && !p->layout) || !in_range(ppn, r->lo_ppn, r->hi_ppn) ||
-            !in_range(nodes, r->lo_nodes, r->hi_nodes))
+        if (!rule_fits(r, coll, p, ppn, nodes) || bytes < r->lo_bytes || bytes > r->hi_bytes)
             continue;
         if (r->nonblocking)
             return r;
@@ -381,9 +389,7 @@ bool select_rules_all_native(colibri_coll coll, const struct sched_params *p)
     bool all = false;
     for (int i = 0; i < t->n_rules; i++) {
         const struct tuning_rule *r = &t->rules[i];
-        if (r->coll != coll || (r->nonblocking && !p->nonblocking) || p->size < r->lo_p ||
-            p->size > r->hi_p || ((r->lo_ppn || r->lo_nodes) && !p->layout) ||
-            !in_range(ppn, r->lo_ppn, r->hi_ppn) || !in_range(nodes, r->lo_nodes, r->hi_nodes))
+        if (!rule_fits(r, coll, p, ppn, nodes))
             continue;
         if (strcmp(r->alg, "native") != 0)
             return false; /* some size of this communicator runs colibri */
@@ -505,19 +511,25 @@ const struct algorithm *select_auto(colibri_coll coll, const struct sched_params
     return auto_choice(coll, p).alg;
 }
 
-/* The model's times of the algorithms whose restrictions hold: the
- * fastest (its radix and inner algorithm in *c, its time in *t_best) and,
- * where `second` is given, the fastest of the others (*t_second). */
+/* Which algorithms model_rank ranks: all, or only the flat or only the
+ * node-aware ones (R_NODE_AWARE). */
+enum model_kind { KIND_FLAT = 0, KIND_NODE_AWARE = 1, KIND_ANY = 2 };
+
+/* The model's times of the algorithms of `kind` whose restrictions hold:
+ * the fastest (its radix and inner algorithm in *c, its time in *t_best)
+ * and, where `second` is given, the fastest of the others (*t_second). */
 static void model_rank(colibri_coll coll, const struct sched_params *p,
-                       const struct cost_params *m, struct choice *c, double *t_best,
-                       const struct algorithm **second, double *t_second)
+                       const struct cost_params *m, enum model_kind kind, struct choice *c,
+                       double *t_best, const struct algorithm **second, double *t_second)
 {
     *c = (struct choice){NULL, p->radix, p->segment, NULL, NULL, 0};
     const struct algorithm *runner = NULL;
     double best_t = 0, runner_t = 0;
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
-        if (a->coll != coll || catalog_violation(a, p))
+        if (a->coll != coll ||
+            (kind != KIND_ANY && !(a->restrictions & R_NODE_AWARE) == (kind == KIND_NODE_AWARE)) ||
+            catalog_violation(a, p))
             continue;
         int k;
         struct sched_params q;
@@ -540,27 +552,6 @@ static void model_rank(colibri_coll coll, const struct sched_params *p,
         *second = runner, *t_second = runner_t;
 }
 
-/* The cost model's fastest node-aware algorithm (node_aware) or flat one
- * whose restrictions hold (NULL: none). */
-static const struct algorithm *model_best_of_kind(colibri_coll coll, const struct sched_params *p,
-                                                  const struct cost_params *m, bool node_aware)
-{
-    const struct algorithm *best = NULL;
-    double best_t = 0;
-    for (int i = 0; i < catalog_count; i++) {
-        const struct algorithm *a = &catalog[i];
-        if (a->coll != coll || !(a->restrictions & R_NODE_AWARE) != !node_aware ||
-            catalog_violation(a, p))
-            continue;
-        int k;
-        struct sched_params q;
-        const double t = modelled(a, p, m, &k, &q);
-        if (t >= 0 && (!best || t < best_t * (1 - 1e-9)))
-            best = a, best_t = t;
-    }
-    return best;
-}
-
 /* The cost model's fastest among the algorithms whose restrictions hold,
  * with the radix it prefers. */
 static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
@@ -568,7 +559,7 @@ static struct choice model_choice(colibri_coll coll, const struct sched_params *
 {
     struct choice c;
     double t;
-    model_rank(coll, p, m, &c, &t, NULL, NULL);
+    model_rank(coll, p, m, KIND_ANY, &c, &t, NULL, NULL);
     return c;
 }
 
@@ -657,7 +648,7 @@ int select_candidates(colibri_coll coll, const struct sched_params *p,
     const struct algorithm *second = NULL;
     struct choice c;
     double t_model, t_second = 0;
-    model_rank(coll, p, &m, &c, &t_model, &second, &t_second);
+    model_rank(coll, p, &m, KIND_ANY, &c, &t_model, &second, &t_second);
     if (c.alg != model) /* (a choice the model did not make: no runner-up of its) */
         second = NULL;
     if (second && t_model > 0 && t_second <= t_model * ONLINE_UNSURE)
@@ -678,10 +669,12 @@ int select_candidates(colibri_coll coll, const struct sched_params *p,
         if (s.alg && s.alg != model && s.alg != second)
             cand[n++] = s.alg;
     } else if (c.alg == model && p->size > 1) {
-        const struct algorithm *o =
-            model_best_of_kind(coll, p, &m, !(model->restrictions & R_NODE_AWARE));
-        if (o && o != second)
-            cand[n++] = o;
+        struct choice o;
+        double t_other;
+        model_rank(coll, p, &m, model->restrictions & R_NODE_AWARE ? KIND_FLAT : KIND_NODE_AWARE,
+                   &o, &t_other, NULL, NULL);
+        if (o.alg && o.alg != second)
+            cand[n++] = o.alg;
     }
     return n;
 }

@@ -40,7 +40,5 @@ int gather_linear_build(const struct sched_params *p, struct schedule *s)
 
 double gather_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const double overheads = (double)(p->size - 1) * m->o,
-                 bytes = (double)(p->size - 1) * (double)p->count * m->beta;
-    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
+    return cost_linear_rooted(p, m, NULL);
 }

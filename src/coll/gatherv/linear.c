@@ -10,8 +10,9 @@
  * Cost (COST_FORMULA below): one latency, a sender's and the last
  * receive's overhead, and the longer of the root's p-1 receive overheads
  * one after the other and the other blocks' bytes through the root's
- * link, which overlap (gather/linear.c) (known at the root; elsewhere, and to selection, which only
- * reads what every rank knows, taken as p-1 blocks of this rank's size).
+ * link, which overlap (gather/linear.c; cost_linear_rooted) (known at the
+ * root; elsewhere, and to selection, which only reads what every rank
+ * knows, taken as p-1 blocks of this rank's size).
  *
  * Bytes (schedule.h): `count` is this rank's block; at the root,
  * rcounts[j] and rdispls[j] are block j's bytes and offset in RECV
@@ -42,7 +43,5 @@ int gatherv_linear_build(const struct sched_params *p, struct schedule *s)
 
 double gatherv_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const double overheads = (double)(p->size - 1) * m->o,
-                 bytes = cost_rooted_volume(p, p->rcounts) * m->beta;
-    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
+    return cost_linear_rooted(p, m, p->rcounts);
 }

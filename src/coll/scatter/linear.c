@@ -37,7 +37,5 @@ int scatter_linear_build(const struct sched_params *p, struct schedule *s)
 
 double scatter_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const double overheads = (double)(p->size - 1) * m->o,
-                 bytes = (double)(p->size - 1) * (double)p->count * m->beta;
-    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
+    return cost_linear_rooted(p, m, NULL);
 }

@@ -41,7 +41,5 @@ int scatterv_linear_build(const struct sched_params *p, struct schedule *s)
 
 double scatterv_linear_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const double overheads = (double)(p->size - 1) * m->o,
-                 bytes = cost_rooted_volume(p, p->scounts) * m->beta;
-    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
+    return cost_linear_rooted(p, m, p->scounts);
 }
