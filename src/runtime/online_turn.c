@@ -43,10 +43,13 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
         return;
     /* the key: what every rank of the call agrees on, never a handle
      * (a freed and recreated one may come back on one rank only) */
-    const struct online_key k = {(int)coll, before->root, shape_count(coll, before),
+    const struct online_key k = {(int)coll, before->root,
+                                 online_size_class(shape_count(coll, before)),
                                  before->elem_size, before->commutative, *alg,
                                  before->sparse != NULL, native_ok,
-                                 coll == COLIBRI_ALLGATHERV ? before->volume_max : 0};
+                                 coll == COLIBRI_ALLGATHERV
+                                     ? online_size_class(before->volume_max)
+                                     : 0};
     if (kind != CALL_BLOCKING) { /* the blocking shape's decision, if it has one */
         const struct algorithm *a = *alg;
         if (!online_reuse(&cs->online, &k, &a) || a == *alg)
@@ -102,7 +105,7 @@ static void trace_samples(const struct comm_state *cs, const struct online_shape
                           const double score[ONLINE_CANDIDATES])
 {
     char line[1024];
-    int n = snprintf(line, sizeof line, "colibri: online %s count %lld rank %d times (us):",
+    int n = snprintf(line, sizeof line, "colibri: online %s counts %lld+ rank %d times (us):",
                      colibri_coll_name((colibri_coll)s->key.coll), (long long)s->key.count, cs->rank);
     for (int i = 0; i < s->n_cand && n < (int)sizeof line; i++) {
         n += snprintf(line + n, sizeof line - (size_t)n, " %s", cand_name(s, i));
@@ -120,7 +123,7 @@ static void trace_decision(const struct online_shape *s, const double agreed[ONL
                            bool had, int w)
 {
     char line[512];
-    int n = snprintf(line, sizeof line, "colibri: online %s count %lld %s %lld, agreed us:",
+    int n = snprintf(line, sizeof line, "colibri: online %s counts %lld+ %s %lld, agreed us:",
                      colibri_coll_name((colibri_coll)s->key.coll), (long long)s->key.count,
                      had ? "re-check" : "decision", s->decisions);
     for (int i = 0; i < s->n_cand && n < (int)sizeof line; i++)

@@ -90,16 +90,38 @@ struct online_params {
  * dense ranking. */
 #define ONLINE_BETA_SPAN 40.0
 
+/* Size classes: a shape keys on its count's class, not the count itself.
+ * Counts whose three leading bits agree (the leading one and the next
+ * two) share a class, four per octave, each spanning less than 25% above
+ * its smallest count; counts below 8 are classes of their own.  An
+ * application whose counts drift from call to call (particle counts,
+ * adaptive meshes, alltoallv's largest block) so explores and settles once
+ * per class, where exact counts had it explore every count it met, and
+ * churn the table's 16 shapes with counts it might never repeat (each new
+ * shape's first call is the model's choice, unexplored).  The price: the
+ * calls of one exploration may differ in count by up to that 25%, which
+ * the 10% margins absorb only where the counts drift slowly; a benchmark
+ * stepping by a factor of 2 meets one count per class, as before. */
+#define ONLINE_CLASS_BITS 3
+static inline int64_t online_size_class(int64_t count)
+{
+    if (count < ((int64_t)1 << ONLINE_CLASS_BITS))
+        return count;
+    const int top = 63 - __builtin_clzll((unsigned long long)count);
+    return count & ~(((int64_t)1 << (top - (ONLINE_CLASS_BITS - 1))) - 1);
+}
+
 struct online_key {
     int coll, root;
-    int64_t count;
+    int64_t count; /* its class (online_size_class): the smallest count of the class */
     size_t elem_size;
     bool commutative;
     const struct algorithm *model; /* the model's choice (never NULL for a shape) */
     bool sparse;                   /* the operation has a sparse form (a neutral element) */
     bool native_ok;                /* the MPI below may serve it (native.h, native_pair_agrees) */
-    int64_t largest;               /* allgatherv: its largest block's bytes (count: all blocks'),
-                                    * so that blocks spread alike share a shape; 0 otherwise */
+    int64_t largest;               /* allgatherv: its largest block's bytes' class (count: all
+                                    * blocks'), so that blocks spread alike share a shape;
+                                    * 0 otherwise */
 };
 
 struct online_shape {

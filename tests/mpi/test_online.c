@@ -11,6 +11,7 @@
  *  - exploration ends within its bound (calls per candidate x candidates),
  *    with one agreement per decision (colibri_setup_stats);
  *  - the re-check keeps the winner inside the margin and switches past it;
+ *  - counts that change at every call within one size class settle once;
  *  - random per-rank timings that flip the decision every few calls, on
  *    allreduce, reduce, reduce_scatter_block and alltoall through the
  *    interposed MPI_* calls (their memos included): results exact, every
@@ -221,6 +222,46 @@ static void recheck(void)
              "native 5%% slower (under the native margin) did not replace %s (%s)", model_name,
              alg);
     h_record(MPI_COMM_WORLD, same_everywhere(comm, alg), "ranks differ after the switch");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    set_env("COLIBRI_ONLINE_CALLS", NULL);
+    set_env("COLIBRI_ONLINE_WINDOW", NULL);
+    MPI_Comm_free(&comm);
+}
+
+/* Size classes (online.h): allreduce counts that change at every call but
+ * stay in one class (1000 to 1019 ints) are one shape: one exploration,
+ * one agreement, then native (faked 3x faster than the model's choice) on
+ * every rank; exact counts made every call a new shape, never explored
+ * past its first call.  A count of another class (2000) is a shape of its
+ * own: one more agreement. */
+static void drifting(void)
+{
+    if (size == 1)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "3");
+    set_env("COLIBRI_ONLINE_WINDOW", "1000");
+    char model[64], spec[256];
+    snprintf(model, sizeof model, "%s", sum_ints(comm, 1000, "drifting"));
+    snprintf(spec, sizeof spec, "%s:60,native:20", model);
+    set_env("COLIBRI_ONLINE_FAKE", spec);
+    const struct colibri_setup_stats s0 = stats();
+    const char *alg = NULL;
+    for (int call = 0; call < 40; call++)
+        alg = sum_ints(comm, 1000 + (call * 7) % 20, "drifting");
+    const struct colibri_setup_stats s1 = stats();
+    h_record(MPI_COMM_WORLD, s1.online_agreements == s0.online_agreements + 1,
+             "counts 1000-1019: %lld agreements, want 1",
+             s1.online_agreements - s0.online_agreements);
+    h_record(MPI_COMM_WORLD, s1.online_explored - s0.online_explored <= 3 * 4,
+             "counts 1000-1019: %lld calls explored", s1.online_explored - s0.online_explored);
+    h_record(MPI_COMM_WORLD, strcmp(alg, "native") == 0 && same_everywhere(comm, alg),
+             "counts 1000-1019 settled on %s, want native on every rank", alg);
+    for (int call = 0; call < 16; call++)
+        alg = sum_ints(comm, 2000, "drifting");
+    h_record(MPI_COMM_WORLD, stats().online_agreements == s1.online_agreements + 1,
+             "count 2000: %lld agreements, want 1", stats().online_agreements - s1.online_agreements);
     set_env("COLIBRI_ONLINE_FAKE", NULL);
     set_env("COLIBRI_ONLINE_CALLS", NULL);
     set_env("COLIBRI_ONLINE_WINDOW", NULL);
@@ -616,6 +657,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     agreement();
     recheck();
+    drifting();
     memo_explores();
     flipping();
     alltoallv_skip();

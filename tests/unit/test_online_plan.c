@@ -6,7 +6,7 @@
  * decisions from agreed scores (several simulated ranks with different
  * times reach the same choice once their scores are agreed by MAX, and not
  * without), re-checks that keep or switch the winner, invalid times, the
- * memo pass and the table's eviction, the fake timings of the tests'
+ * memo pass and the table's eviction, size classes, the fake timings of the tests'
  * hook, alltoallv's skipped size agreement (the window opens only while
  * every shape of the collective is settled on native, doubles, stops at
  * its bound and at the shape's re-check) and what nonblocking calls reuse
@@ -377,6 +377,32 @@ static void test_table(void)
     CHECK(online_shape_find(&tab, &kb) == NULL, "a sparse form, another shape");
 }
 
+/* Size classes: every count lies in its class, which starts at most 25%
+ * below it (counts below 8 are their own); classes never decrease as the
+ * count grows, four begin in every octave from 8 on, counts a factor of 2
+ * apart never share one, and the largest counts stay positive. */
+static void test_size_class(void)
+{
+    int64_t last = -1, starts = 0;
+    for (int64_t c = 0; c <= (1 << 20); c++) {
+        const int64_t k = online_size_class(c);
+        CHECK(k <= c && (c < 8 ? k == c : 4 * c < 5 * k), "count %lld in class %lld", (long long)c,
+              (long long)k);
+        CHECK(k >= last, "classes decrease at %lld", (long long)c);
+        CHECK(c == 0 || online_size_class(2 * c) != k, "%lld and %lld share a class", (long long)c,
+              (long long)(2 * c));
+        starts += k != last && c >= 8;
+        last = k;
+    }
+    CHECK(starts == 4 * 17 + 1, "%lld classes from 8 to 2^20, want 4 per octave", (long long)starts);
+    CHECK(online_size_class(1000) == online_size_class(1020) &&
+              online_size_class(1000) != online_size_class(1024),
+          "1000 and 1020 share a class, 1024 starts the next");
+    const int64_t big = INT64_MAX, kb = online_size_class(big);
+    CHECK(kb > 0 && kb <= big && big / 5 * 4 < kb, "class of INT64_MAX: %lld", (long long)kb);
+    CHECK(online_size_class((int64_t)1 << 40) == (int64_t)1 << 40, "2^40 starts a class");
+}
+
 static void test_fake(void)
 {
     CHECK(online_fake_seconds("ring:5,native:7", "ring", 0, 3) == 5e-6, "listed");
@@ -525,6 +551,7 @@ int main(void)
     test_bad_times();
     test_memo_pass();
     test_table();
+    test_size_class();
     test_fake();
     test_skip();
     test_reuse();
