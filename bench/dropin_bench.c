@@ -32,6 +32,12 @@
  * changes speed between runs (this shared VM does, by up to 2x for a
  * minute at a time) changes both alike; plain, both are the MPI's and
  * their ratio says how much a difference of nothing measures.
+ *
+ * -D (drift): the count changes at every call, as particle counts and
+ * adaptive meshes make it: call i of a loop moves base + (7 i mod
+ * base/8) elements (bytes for the byte-counted collectives), every rank
+ * and both sides alike, within 12.5% above the size's base (one of
+ * colibri's online size classes, docs/tuning.md); the row keeps the base.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -46,7 +52,8 @@ static const char USAGE[] =
     "                    [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]\n"
     "                    [-P]   (side by side with the PMPI_ call: one more column, native_us)\n"
     "                    [-B]   (every collective back to back: no barrier between rooted\n"
-    "                            or exchanging calls either, as applications call them)\n";
+    "                            or exchanging calls either, as applications call them)\n"
+    "                    [-D]   (counts drift call to call, up to 12.5% above each size)\n";
 
 enum coll {
     ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, /* the reductions and exchanges */
@@ -76,6 +83,7 @@ static int back_to_back(enum coll c)
 struct call {
     enum coll coll;
     int count, size;
+    int base, spread; /* -D: call i's count is base + (7 i mod spread) */
     char *s, *r;
     int *counts, *displs;
 };
@@ -115,29 +123,39 @@ struct call {
         return P##Exscan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);                        \
     }
 
+/* -D: call i's count (and the v-collectives' counts, at fixed displacements) */
+static void drift(struct call *c, int i)
+{
+    if (c->spread <= 1)
+        return;
+    c->count = c->base + (int)((7ll * i) % c->spread);
+    for (int j = 0; j < c->size; j++)
+        c->counts[j] = c->count, c->displs[j] = j * (c->base + c->spread);
+}
+
 static int one_call(void *ctx, int i)
 {
-    (void)i;
     struct call *c = ctx;
+    drift(c, i);
     MPI_Comm w = MPI_COMM_WORLD;
     CALL_THROUGH(MPI_)
 }
 
 static int pmpi_call(void *ctx, int i)
 {
-    (void)i;
     struct call *c = ctx;
+    drift(c, i);
     MPI_Comm w = MPI_COMM_WORLD;
     CALL_THROUGH(PMPI_)
 }
 
-/* -P (bit 1), -B (bit 2) */
+/* -P (bit 1), -B (bit 2), -D (bit 4) */
 static int own_flag(int opt, const char *arg, void *ctx)
 {
     (void)arg;
-    if (opt != 'P' && opt != 'B')
+    if (opt != 'P' && opt != 'B' && opt != 'D')
         return -1;
-    *(int *)ctx |= opt == 'P' ? 1 : 2;
+    *(int *)ctx |= opt == 'P' ? 1 : opt == 'B' ? 2 : 4;
     return 1;
 }
 
@@ -148,9 +166,9 @@ int main(int argc, char **argv)
     bench_opts_init(&o, "dropin-bench", USAGE);
     o.min_bytes = 8, o.max_bytes = 16 << 20, o.step = 2, o.reps = 3;
     int flags = 0;
-    if (bench_parse(argc, argv, "c:m:M:s:R:o:PBh", &o, own_flag, &flags) < argc)
+    if (bench_parse(argc, argv, "c:m:M:s:R:o:PBDh", &o, own_flag, &flags) < argc)
         bench_usage_exit(&o, "unexpected argument");
-    const int pair = flags & 1, all_back_to_back = flags & 2;
+    const int pair = flags & 1, all_back_to_back = flags & 2, drifting = flags & 4;
     struct call c = {.coll = NCOLL};
     for (int k = 0; k < NCOLL && o.coll; k++)
         if (strcmp(o.coll, names[k]) == 0)
@@ -161,7 +179,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c.size);
     const int blocks = per_rank(c.coll);
-    const size_t cap = (size_t)o.max_bytes * (blocks ? (size_t)c.size : 1) + 8 * (size_t)c.size;
+    /* (-D: counts up to 1/8 above the largest size) */
+    const size_t cap =
+        ((size_t)o.max_bytes + (size_t)o.max_bytes / 8) * (blocks ? (size_t)c.size : 1) +
+        8 * (size_t)c.size;
     c.s = malloc(cap), c.r = malloc(cap);
     c.counts = malloc((size_t)c.size * sizeof *c.counts);
     c.displs = malloc((size_t)c.size * sizeof *c.displs);
@@ -180,6 +201,7 @@ int main(int argc, char **argv)
             c.count = (int)(b / 8 > 0 ? b / 8 : 1), bytes = (int64_t)c.count * 8;
         for (int j = 0; j < c.size; j++)
             c.counts[j] = c.count, c.displs[j] = j * c.count;
+        c.base = c.count, c.spread = drifting && c.coll != BARRIER ? c.count / 8 : 0;
         /* one call's time sizes the loop: about 2 ms of calls, 3 to 1000 */
         struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2,
                                !all_back_to_back && !back_to_back(c.coll), 0};

@@ -63,14 +63,20 @@
 #define SPARSE_REUSE_MAX 1024
 
 /* The estimate slot of this call's shape: its own, else the least recently
- * used one, emptied. */
+ * used one, emptied.  A shape's count is its size class (select/online.h,
+ * as online selection's shapes): counts that drift from call to call
+ * share one estimate (and its memos) where each count had its own, which
+ * drifting counts never met again: below SPARSE_EAGER_BYTES no estimate
+ * was ever made and no memo served them, from it every call agreed on a
+ * new one. */
 static struct sparse_estimate *estimate_slot(struct comm_state *cs, const struct native_args *a,
                                              int64_t n)
 {
     struct sparse_estimate *slots = cs->estimate[a->coll], *lru = &slots[0];
     for (int i = 0; i < SPARSE_SHAPES; i++) {
         struct sparse_estimate *e = &slots[i];
-        if (e->count == n && e->dt == a->dt && e->op == a->op)
+        if (e->count && online_size_class(e->count) == online_size_class(n) && e->dt == a->dt &&
+            e->op == a->op)
             return e;
         if (e->last < lru->last)
             lru = e;

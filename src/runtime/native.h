@@ -95,7 +95,9 @@ int comm_passes_through(MPI_Comm comm);
  * remember, per thread, the last calls that went native by automatic
  * choice, keyed by what the choice depends on that can change between
  * calls (collective, form, communicator, count, datatype, operation,
- * root), and send an identical call straight below.
+ * root), and send an identical call straight below; where online
+ * selection settled a shape on native, also a blocking call of another
+ * count of the shape's size class (select/online.h; native.c, same_class).
  *
  * Sound because the choice is the same on every rank and for every
  * identical call: only calls whose full path communicates nothing are
@@ -144,7 +146,10 @@ extern _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
 
 static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count, int tag)
 {
-    const uint64_t h = (uint64_t)count ^ (uint64_t)(uintptr_t)comm >> 4 ^ (uint64_t)tag << 2;
+    /* by size class: a call of another count of a settled shape's class
+     * finds the shape's memo (native_memo_lookup) */
+    const uint64_t h =
+        (uint64_t)online_size_class(count) ^ (uint64_t)(uintptr_t)comm >> 4 ^ (uint64_t)tag << 2;
     return &native_memo[h % NATIVE_MEMO_SLOTS];
 }
 

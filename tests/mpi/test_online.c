@@ -233,7 +233,8 @@ static void recheck(void)
  * one agreement, then native (faked 3x faster than the model's choice) on
  * every rank; exact counts made every call a new shape, never explored
  * past its first call.  A count of another class (2000) is a shape of its
- * own: one more agreement. */
+ * own: one more agreement.  Through MPI_Allreduce, the native memo serves
+ * such calls too (native.c, same_class). */
 static void drifting(void)
 {
     if (size == 1)
@@ -262,6 +263,43 @@ static void drifting(void)
         alg = sum_ints(comm, 2000, "drifting");
     h_record(MPI_COMM_WORLD, stats().online_agreements == s1.online_agreements + 1,
              "count 2000: %lld agreements, want 1", stats().online_agreements - s1.online_agreements);
+    /* the interposed call: native's exploring calls after its first come
+     * from the native memo although no two calls in a row have the same
+     * count (the memo matches the class), and settled calls too; sums
+     * exact throughout.  From 8 KiB a sum's sparse estimate is the
+     * class's too (api/reductions.c), which the memo needs. */
+    for (int size_i = 0; size_i < 2; size_i++) {
+        const int base = size_i ? 4096 : 1000, spread = size_i ? 64 : 20;
+        MPI_Comm c2;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c2);
+        int *in = malloc((size_t)(base + spread) * sizeof *in);
+        int *out = malloc((size_t)(base + spread) * sizeof *out);
+        for (int i = 0; i < base + spread; i++)
+            in[i] = rank + i;
+        const struct colibri_setup_stats s2 = stats();
+        bool exact = true;
+        for (int call = 0; call < 40; call++) {
+            const int n = base + (call * 7) % spread;
+            MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, c2);
+            for (int i = 0; i < n; i++)
+                exact = exact && out[i] == size * (size - 1) / 2 + size * i;
+        }
+        const struct colibri_setup_stats s3 = stats();
+        alg = colibri_last_algorithm(c2, COLIBRI_ALLREDUCE);
+        h_record(MPI_COMM_WORLD, exact, "drifting interposed allreduce from %d: wrong sums", base);
+        h_record(MPI_COMM_WORLD,
+                 s3.online_agreements == s2.online_agreements + 1 && alg &&
+                     strcmp(alg, "native") == 0,
+                 "drifting interposed allreduce from %d: %lld agreements, then %s", base,
+                 s3.online_agreements - s2.online_agreements, alg ? alg : "(none)");
+        h_record(MPI_COMM_WORLD, s3.online_memo_explored - s2.online_memo_explored == 2,
+                 "drifting interposed allreduce from %d: %lld of native's exploring calls from "
+                 "the memo, want 2",
+                 base, s3.online_memo_explored - s2.online_memo_explored);
+        free(in);
+        free(out);
+        MPI_Comm_free(&c2);
+    }
     set_env("COLIBRI_ONLINE_FAKE", NULL);
     set_env("COLIBRI_ONLINE_CALLS", NULL);
     set_env("COLIBRI_ONLINE_WINDOW", NULL);

@@ -110,7 +110,7 @@ struct comm_state {
     unsigned rules_native_gen;
     bool rules_native, rules_native_interposed;
     struct sparse_estimate {
-        int64_t count; /* 0: an empty slot */
+        int64_t count; /* its size class's first count seen (0: an empty slot) */
         MPI_Datatype dt;
         MPI_Op op;
         double density, support, span, run_length; /* as in sched_params */
