@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static struct config cfg;
-static int loaded;
+struct config config_current;
+int config_loaded;
 
 static const char *const algorithm_vars[COLIBRI_NCOLL] = {
     "COLIBRI_ALLREDUCE_ALGORITHM", "COLIBRI_REDUCE_ALGORITHM", "COLIBRI_REDUCE_SCATTER_ALGORITHM",
@@ -71,61 +71,59 @@ static void site_tuning(char *out, size_t len)
 void colibri_config_reload(void)
 {
     for (int c = 0; c < COLIBRI_NCOLL; c++)
-        env_string(algorithm_vars[c], cfg.algorithm[c], sizeof cfg.algorithm[c]);
+        env_string(algorithm_vars[c], config_current.algorithm[c], sizeof config_current.algorithm[c]);
     const char *f = getenv("COLIBRI_FALLBACK");
-    cfg.fallback = f && strcmp(f, "warn") == 0     ? FALLBACK_WARN
+    config_current.fallback = f && strcmp(f, "warn") == 0     ? FALLBACK_WARN
                    : f && strcmp(f, "silent") == 0 ? FALLBACK_SILENT
                                                    : FALLBACK_ERROR;
-    cfg.radix = env_long("COLIBRI_RADIX");
-    cfg.segment_bytes = env_long("COLIBRI_SEGMENT_BYTES");
+    config_current.radix = env_long("COLIBRI_RADIX");
+    config_current.segment_bytes = env_long("COLIBRI_SEGMENT_BYTES");
     const char *setup = getenv("COLIBRI_SETUP");
-    cfg.setup_eager = setup && strcmp(setup, "eager") == 0;
+    config_current.setup_eager = setup && strcmp(setup, "eager") == 0;
     const char *cache = getenv("COLIBRI_CACHE_BYTES");
-    cfg.cache_bytes = cache && *cache ? strtoll(cache, NULL, 10) : 8ll << 20;
+    config_current.cache_bytes = cache && *cache ? strtoll(cache, NULL, 10) : 8ll << 20;
     const char *shm = getenv("COLIBRI_NODE_SHM_BYTES");
-    cfg.node_shm_bytes = shm && *shm ? strtoll(shm, NULL, 10) : 8ll << 20;
+    config_current.node_shm_bytes = shm && *shm ? strtoll(shm, NULL, 10) : 8ll << 20;
     const char *chunk = getenv("COLIBRI_NODE_CHUNK_BYTES");
-    cfg.node_chunk_bytes = chunk && *chunk ? strtoll(chunk, NULL, 10) : 0;
-    cfg.stats = env_flag("COLIBRI_STATS");
-    cfg.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
+    config_current.node_chunk_bytes = chunk && *chunk ? strtoll(chunk, NULL, 10) : 0;
+    config_current.stats = env_flag("COLIBRI_STATS");
+    config_current.progress_thread = env_flag("COLIBRI_PROGRESS_THREAD");
     const char *hook = getenv("COLIBRI_PROGRESS_HOOK");
-    cfg.progress_hook = !(hook && strcmp(hook, "0") == 0);
-    env_string("COLIBRI_COST_MODEL", cfg.cost_model, sizeof cfg.cost_model);
+    config_current.progress_hook = !(hook && strcmp(hook, "0") == 0);
+    env_string("COLIBRI_COST_MODEL", config_current.cost_model, sizeof config_current.cost_model);
     const char *online = getenv("COLIBRI_ONLINE");
-    cfg.online = !(online && strcmp(online, "0") == 0);
-    cfg.online_calls = (long)env_positive("COLIBRI_ONLINE_CALLS", 5);
-    cfg.online_calls_set = getenv("COLIBRI_ONLINE_CALLS") != NULL;
-    cfg.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 1024);
-    cfg.online_trace = (int)env_long("COLIBRI_ONLINE_TRACE");
-    env_string("COLIBRI_ONLINE_FAKE", cfg.online_fake, sizeof cfg.online_fake);
+    config_current.online = !(online && strcmp(online, "0") == 0);
+    config_current.online_calls = (long)env_positive("COLIBRI_ONLINE_CALLS", 5);
+    config_current.online_calls_set = getenv("COLIBRI_ONLINE_CALLS") != NULL;
+    config_current.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 1024);
+    config_current.online_trace = (int)env_long("COLIBRI_ONLINE_TRACE");
+    env_string("COLIBRI_ONLINE_FAKE", config_current.online_fake, sizeof config_current.online_fake);
     /* the tests' hook may set the plan too (one variable per test run):
      * items calls=N and window=N, where the variables above are unset */
     const char *item;
-    if (!getenv("COLIBRI_ONLINE_CALLS") && (item = strstr(cfg.online_fake, "calls="))) {
-        cfg.online_calls = strtol(item + 6, NULL, 10);
-        cfg.online_calls_set = true;
+    if (!getenv("COLIBRI_ONLINE_CALLS") && (item = strstr(config_current.online_fake, "calls="))) {
+        config_current.online_calls = strtol(item + 6, NULL, 10);
+        config_current.online_calls_set = true;
     }
-    if (!getenv("COLIBRI_ONLINE_WINDOW") && (item = strstr(cfg.online_fake, "window=")))
-        cfg.online_window = strtol(item + 7, NULL, 10);
-    cfg.shm_bandwidth = env_positive("COLIBRI_SHM_BANDWIDTH", 1e10);
-    cfg.shm_gamma = env_positive("COLIBRI_SHM_GAMMA", 5e-11);
+    if (!getenv("COLIBRI_ONLINE_WINDOW") && (item = strstr(config_current.online_fake, "window=")))
+        config_current.online_window = strtol(item + 7, NULL, 10);
+    config_current.shm_bandwidth = env_positive("COLIBRI_SHM_BANDWIDTH", 1e10);
+    config_current.shm_gamma = env_positive("COLIBRI_SHM_GAMMA", 5e-11);
     /* COLIBRI_TUNING names the file; set to "" or "none" it turns the
      * site's default off; unset, the site's default is used if present. */
-    site_tuning(cfg.tuning_default, sizeof cfg.tuning_default);
+    site_tuning(config_current.tuning_default, sizeof config_current.tuning_default);
     const char *tuning = getenv("COLIBRI_TUNING");
-    cfg.tuning_source = "COLIBRI_TUNING";
+    config_current.tuning_source = "COLIBRI_TUNING";
     if (!tuning) {
-        tuning = access(cfg.tuning_default, R_OK) == 0 ? cfg.tuning_default : "";
-        cfg.tuning_source = "the site's default";
+        tuning = access(config_current.tuning_default, R_OK) == 0 ? config_current.tuning_default : "";
+        config_current.tuning_source = "the site's default";
     }
-    snprintf(cfg.tuning, sizeof cfg.tuning, "%s", strcmp(tuning, "none") == 0 ? "" : tuning);
-    cfg.generation++;
-    loaded = 1;
+    snprintf(config_current.tuning, sizeof config_current.tuning, "%s", strcmp(tuning, "none") == 0 ? "" : tuning);
+    config_current.generation++;
+    config_loaded = 1;
 }
 
-const struct config *config_get(void)
+void config_load(void)
 {
-    if (!loaded)
-        colibri_config_reload();
-    return &cfg;
+    colibri_config_reload();
 }

@@ -48,6 +48,24 @@ struct config {
     unsigned generation;               /* counts reloads, from 1 */
 };
 
-const struct config *config_get(void);
+/* What the library uses, not a symbol for its users: calls from another
+ * of its files go straight to it, not through the procedure linkage
+ * table, and its data is reached without the global offset table (the
+ * settled path of a memoised call, runtime/native.h, is made of such
+ * calls and reads). */
+#define COLIBRI_HIDDEN __attribute__((visibility("hidden")))
+
+/* The configuration: config_get reads it, loading it at the first call
+ * (config_load, as colibri_config_reload); inline, since every call reads
+ * it (before: a call through the procedure linkage table at every memoised call). */
+extern struct config config_current COLIBRI_HIDDEN;
+extern int config_loaded COLIBRI_HIDDEN;
+void config_load(void) COLIBRI_HIDDEN;
+static inline const struct config *config_get(void)
+{
+    if (__builtin_expect(!config_loaded, 0))
+        config_load();
+    return &config_current;
+}
 
 #endif

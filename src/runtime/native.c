@@ -416,50 +416,6 @@ int native_movement(const struct movement_args *a, enum call_kind kind, MPI_Requ
 _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS];
 bool native_memo_used;
 
-/* A blocking call of another count than the memo's, in the same size
- * class (select/online.h), takes the memo where online selection settled
- * that class's shape on native: the shape is the class's, the MPI below
- * serves any count, and every rank makes the same calls, so every rank
- * hits or misses alike; a sparse estimate is the class's too
- * (api/reductions.c, estimate_slot).  Not a call with nothing to move (its
- * count was the reason), a nonblocking one, or one the model or a rule
- * sent below (their choice is the count's, not the class's). */
-static bool same_class(const struct native_memo *m, int64_t count)
-{
-    return m->shape && !m->nothing && !m->version &&
-           online_size_class(m->count) == online_size_class(count);
-}
-
-int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                       MPI_Datatype dt, MPI_Op op, int root)
-{
-    const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
-    const struct native_memo *m = native_memo_slot(comm, count, tag);
-    __asm__("" : "+r"(m)); /* the slot's address once: no thread-local lookup per field */
-    const struct config *cfg = config_get();
-    if (m->tag != tag || m->comm != comm || (m->count != count && !same_class(m, count)) ||
-        m->dt != dt || m->op != op ||
-        m->root != root || m->generation != cfg->generation ||
-        m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
-        (m->version && *m->version != m->version_at) || !estimate_memo_ok(m->est, m->est_made))
-        return NATIVE_MEMO_MISS;
-    /* last: they count the call in its shape (and its sparse estimate) */
-    const int pass = online_turn_memo_pass(m->cs, m->shape, m->stamp, NULL);
-    if (!pass)
-        return NATIVE_MEMO_MISS;
-    const bool timed = pass == 2;
-    estimate_memo_take(m->cs, m->est);
-    if (m->nothing) {
-        *m->last = "none";
-        stats_count_none(coll, kind);
-        return NATIVE_MEMO_NOTHING;
-    }
-    *m->last = "native";
-    if (cfg->stats) /* (stats_count checks it too: here without a call) */
-        stats_count(NULL, coll, kind);
-    return timed ? NATIVE_MEMO_TIMED : NATIVE_MEMO_BELOW;
-}
-
 int native_memo_timed(int rc)
 {
     return online_turn_memo_end(rc);
