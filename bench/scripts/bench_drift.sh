@@ -71,15 +71,4 @@ for mpi in $MPIS; do
   runs_log "drift-$mpi-p2: $RUNS alternating runs of ${launch[*]} [LD_PRELOAD, COLIBRI_TUNING=none] $build/bin/dropin-bench -P -D -c <coll> $SIZES; libs ${libs[*]%%=*}${BEFORE:+ (before: $BEFORE)}; load $(cut -d' ' -f1-3 /proc/loadavg)"
 done
 merge_run "$OUT/drift.csv" "drift" "$csv"
-python3 - "$OUT/drift.csv" <<'PY'
-import csv, statistics, sys
-rows = {}
-for x in csv.DictReader(open(sys.argv[1])):
-    rows.setdefault((x["mpi"], x["coll"], int(x["bytes"])), {}).setdefault(x["lib"], []).append(float(x["ratio"]))
-libs = sorted({l for v in rows.values() for l in v}, reverse=True)
-print("| MPI | collective | bytes | " + " | ".join(f"{l}: colibri / native" for l in libs) + " |")
-print("|---|---|---:|" + "---:|" * len(libs))
-for k in sorted(rows):
-    cells = [f"{statistics.median(rows[k][l]):.2f}" if l in rows[k] else "-" for l in libs]
-    print(f"| {k[0]} | {k[1]} | {k[2]} | " + " | ".join(cells) + " |")
-PY
+python3 bench/report/drift_table.py "$OUT/drift.csv"
