@@ -129,7 +129,7 @@ static void drift(struct call *c, int i)
     if (c->spread <= 1)
         return;
     c->count = c->base + (int)((7ll * i) % c->spread);
-    for (int j = 0; j < c->size; j++)
+    for (int j = 0; (c->coll == ALLTOALLV || c->coll == ALLGATHERV) && j < c->size; j++)
         c->counts[j] = c->count, c->displs[j] = j * (c->base + c->spread);
 }
 

@@ -71,11 +71,12 @@ static void site_tuning(char *out, size_t len)
 void colibri_config_reload(void)
 {
     for (int c = 0; c < COLIBRI_NCOLL; c++)
-        env_string(algorithm_vars[c], config_current.algorithm[c], sizeof config_current.algorithm[c]);
+        env_string(algorithm_vars[c], config_current.algorithm[c],
+                   sizeof config_current.algorithm[c]);
     const char *f = getenv("COLIBRI_FALLBACK");
     config_current.fallback = f && strcmp(f, "warn") == 0     ? FALLBACK_WARN
-                   : f && strcmp(f, "silent") == 0 ? FALLBACK_SILENT
-                                                   : FALLBACK_ERROR;
+                              : f && strcmp(f, "silent") == 0 ? FALLBACK_SILENT
+                                                              : FALLBACK_ERROR;
     config_current.radix = env_long("COLIBRI_RADIX");
     config_current.segment_bytes = env_long("COLIBRI_SEGMENT_BYTES");
     const char *setup = getenv("COLIBRI_SETUP");
@@ -97,11 +98,13 @@ void colibri_config_reload(void)
     config_current.online_calls_set = getenv("COLIBRI_ONLINE_CALLS") != NULL;
     config_current.online_window = (long)env_positive("COLIBRI_ONLINE_WINDOW", 1024);
     config_current.online_trace = (int)env_long("COLIBRI_ONLINE_TRACE");
-    env_string("COLIBRI_ONLINE_FAKE", config_current.online_fake, sizeof config_current.online_fake);
+    env_string("COLIBRI_ONLINE_FAKE", config_current.online_fake,
+               sizeof config_current.online_fake);
     /* the tests' hook may set the plan too (one variable per test run):
      * items calls=N and window=N, where the variables above are unset */
     const char *item;
-    if (!getenv("COLIBRI_ONLINE_CALLS") && (item = strstr(config_current.online_fake, "calls="))) {
+    if (!getenv("COLIBRI_ONLINE_CALLS") &&
+        (item = strstr(config_current.online_fake, "calls="))) {
         config_current.online_calls = strtol(item + 6, NULL, 10);
         config_current.online_calls_set = true;
     }
@@ -115,10 +118,12 @@ void colibri_config_reload(void)
     const char *tuning = getenv("COLIBRI_TUNING");
     config_current.tuning_source = "COLIBRI_TUNING";
     if (!tuning) {
-        tuning = access(config_current.tuning_default, R_OK) == 0 ? config_current.tuning_default : "";
+        tuning = access(config_current.tuning_default, R_OK) == 0 ? config_current.tuning_default
+                                                                   : "";
         config_current.tuning_source = "the site's default";
     }
-    snprintf(config_current.tuning, sizeof config_current.tuning, "%s", strcmp(tuning, "none") == 0 ? "" : tuning);
+    snprintf(config_current.tuning, sizeof config_current.tuning, "%s",
+             strcmp(tuning, "none") == 0 ? "" : tuning);
     config_current.generation++;
     config_loaded = 1;
 }

@@ -12,7 +12,6 @@
 #include "state/state.h"
 #include "../select/online.h"
 
-struct sparse_estimate; /* state/state.h */
 
 struct native_args {
     colibri_coll coll;
@@ -101,7 +100,7 @@ int comm_passes_through(MPI_Comm comm);
  * calls (collective, form, communicator, count, datatype, operation,
  * root), and send an identical call straight below; where online
  * selection settled a shape on native, also a blocking call of another
- * count of the shape's size class (select/online.h; native.c, same_class).
+ * count of the shape's size class (select/online.h; native_memo_same_class).
  *
  * Sound because the choice is the same on every rank and for every
  * identical call: only calls whose full path communicates nothing are
@@ -159,15 +158,9 @@ static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count,
 
 /* Whether any thread has remembered a call (set once, never cleared):
  * until then a call that automatic choice gives to colibri pays no memo
- * lookup here (a thread-local access and a call, 60 instructions). */
+ * lookup here (a thread-local access and a dozen comparisons). */
 extern bool native_memo_used COLIBRI_HIDDEN;
 enum { NATIVE_MEMO_MISS, NATIVE_MEMO_BELOW, NATIVE_MEMO_NOTHING, NATIVE_MEMO_TIMED };
-/* The lookup, inline in every interposed entry point: a call on the hit
- * path made each of them save its arguments around it (callgrind, Open
- * MPI 5, one rank, an 8-byte allreduce under a `native` rule: 431
- * instructions a call against the MPI's own 256; with the memo's hidden
- * symbols and TLS descriptors 414, the lookup 76 and the wrapper 53 of
- * them; inline 338, the wrapper 25). */
 /* A blocking call of another count than the memo's, in the same size
  * class (select/online.h), takes the memo where online selection settled
  * that class's shape on native: the shape is the class's, the MPI below
@@ -182,6 +175,12 @@ static inline bool native_memo_same_class(const struct native_memo *m, int64_t c
            online_size_class(m->count) == online_size_class(count);
 }
 
+/* The lookup, inline in every interposed entry point: a call on the hit
+ * path made each of them save its arguments around it (callgrind, Open
+ * MPI 5, one rank, an 8-byte allreduce under a `native` rule: 431
+ * instructions a call against the MPI's own 256; with the memo's hidden
+ * symbols and TLS descriptors 414, the lookup 76 and the wrapper 53 of
+ * them; inline 338, the wrapper 25). */
 static inline int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI_Comm comm,
                                      int64_t count, MPI_Datatype dt, MPI_Op op, int root)
 {
@@ -189,8 +188,8 @@ static inline int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI
     const struct native_memo *m = native_memo_slot(comm, count, tag);
     __asm__("" : "+r"(m)); /* the slot's address once: no thread-local lookup per field */
     const struct config *cfg = config_get();
-    if (m->tag != tag || m->comm != comm || (m->count != count && !native_memo_same_class(m, count)) ||
-        m->dt != dt || m->op != op ||
+    if (m->tag != tag || m->comm != comm ||
+        (m->count != count && !native_memo_same_class(m, count)) || m->dt != dt || m->op != op ||
         m->root != root || m->generation != cfg->generation ||
         m->epoch != __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED) ||
         (m->version && *m->version != m->version_at) || !estimate_memo_ok(m->est, m->est_made))
@@ -211,7 +210,6 @@ static inline int native_memo_lookup(colibri_coll coll, enum call_kind kind, MPI
         stats_count(NULL, coll, kind);
     return timed ? NATIVE_MEMO_TIMED : NATIVE_MEMO_BELOW;
 }
-
 
 /* NATIVE_MEMO_BELOW (and the call counted as native) when an identical
  * call went to the MPI below by automatic choice: the caller makes the

@@ -132,7 +132,8 @@ struct comm_state *online_skip_state(MPI_Comm comm);
 bool online_skip_sizes_of(MPI_Comm comm);
 /* Whether the tuning file sends every automatic alltoallv of this form
  * (`kind`; counted as one of it) on cs below whatever its sizes
- * (select_rules_all_native): then no rank agrees on them.  The blocking form's answer is kept per configuration
+ * (select_rules_all_native): then no rank agrees on them.  The blocking
+ * form's answer is kept per configuration
  * (struct comm_state, rules_native), so that online_skip_sizes_of answers
  * an interposed call from it at the entry point.  Collective the first
  * time where the rules name a node shape (the node layout). */
