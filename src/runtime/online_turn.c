@@ -31,29 +31,6 @@ static int64_t shape_count(colibri_coll coll, const struct sched_params *p)
     return n;
 }
 
-/* Interval timing (select/online.h): rooted shapes. */
-static bool timed_by_interval(colibri_coll coll)
-{
-    return coll == COLIBRI_REDUCE || coll == COLIBRI_BCAST || coll == COLIBRI_GATHER ||
-           coll == COLIBRI_SCATTER;
-}
-
-/* This thread's time in exploring calls so far (online_interval_close's
- * `busy`): every exploring call, timed or not, of every shape (a first,
- * untimed call of another shape's candidate may set up a segment). */
-static _Thread_local double busy;
-
-/* An interval shape's call, at its start (`entry`, or now where 0):
- * closes the shape's open interval. */
-static void interval_start(struct online_turn *t, double entry)
-{
-    if (!t->s->interval || t->step.settled)
-        return;
-    const double now = entry > 0 ? entry : PMPI_Wtime();
-    online_interval_close(t->s, t->step.call, now, busy);
-    t->start = now;
-}
-
 void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind kind,
                        const char *requested, bool native_ok, const struct sched_params *before,
                        struct sched_params *sp, const struct algorithm **alg,
@@ -95,12 +72,10 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
             return;
         bool fresh;
         s = online_shape_get(&cs->online, &k, cand, n, &fresh);
-        s->interval = timed_by_interval(coll) && !cfg->online_fake[0];
     }
     const struct online_params pr = params(cfg);
     t->s = s;
     t->step = online_next(s, &pr);
-    interval_start(t, t->entry);
     const struct algorithm *a = s->cand[t->step.cand < 0 ? 0 : t->step.cand];
     if (a == *alg)
         return;
@@ -130,9 +105,8 @@ static void trace_samples(const struct comm_state *cs, const struct online_shape
                           const double score[ONLINE_CANDIDATES])
 {
     char line[1024];
-    int n = snprintf(line, sizeof line, "colibri: online %s counts %lld+ rank %d %s (us):",
-                     colibri_coll_name((colibri_coll)s->key.coll), (long long)s->key.count, cs->rank,
-                     s->interval ? "intervals" : "times");
+    int n = snprintf(line, sizeof line, "colibri: online %s counts %lld+ rank %d times (us):",
+                     colibri_coll_name((colibri_coll)s->key.coll), (long long)s->key.count, cs->rank);
     for (int i = 0; i < s->n_cand && n < (int)sizeof line; i++) {
         n += snprintf(line + n, sizeof line - (size_t)n, " %s", cand_name(s, i));
         for (int j = 0; j < s->n_sample[i] && n < (int)sizeof line; j++)
@@ -171,18 +145,13 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
         setup_stats.online_explored++;
         stats_online_explored(coll);
     }
-    const double secs = t->step.settled || t->t0 <= 0 ? 0 : PMPI_Wtime() - t->t0;
-    busy += secs;
     if (t->step.timed && rc == MPI_SUCCESS) {
         const struct algorithm *a = s->cand[t->step.cand];
-        if (cfg->online_fake[0])
-            online_record(s, t->step.cand,
-                          online_fake_seconds(cfg->online_fake, a ? a->name : "native", cs->rank,
-                                              t->step.call));
-        else if (!s->interval)
-            online_record(s, t->step.cand, secs);
-        else if (!t->step.decide)
-            online_interval_open(s, t->step.cand, t->step.call, t->start, busy);
+        const double secs = cfg->online_fake[0]
+                                ? online_fake_seconds(cfg->online_fake, a ? a->name : "native",
+                                                      cs->rank, t->step.call)
+                                : PMPI_Wtime() - t->t0;
+        online_record(s, t->step.cand, secs);
     }
     if (!t->step.decide)
         return rc;
@@ -226,7 +195,6 @@ bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsig
     setup_stats.online_memo_explored++;
     pending.cs = cs;
     pending.t = (struct online_turn){.s = s, .step = online_next(s, &pr)};
-    interval_start(&pending.t, 0);
     online_turn_clock(&pending.t);
     return true;
 }

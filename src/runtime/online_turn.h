@@ -23,7 +23,6 @@ struct online_turn {
     struct online_step step;
     double t0;
     double entry; /* online_turn_entry's time (0: none) */
-    double start; /* an interval shape's call: its start (select/online.h, interval timing) */
 };
 /* At the entry of a blocking call's driver, before anything else: the
  * time from which a colibri candidate is charged (0 where online selection
@@ -54,7 +53,7 @@ void online_turn_begin(struct comm_state *cs, colibri_coll coll, enum call_kind 
 /* Right before the run. */
 static inline void online_turn_clock(struct online_turn *t)
 {
-    if (t->s && !t->step.settled) { /* every exploring call's time counts (online_turn_end) */
+    if (t->s && t->step.timed) {
         const bool native = t->step.cand < 0 || !t->s->cand[t->step.cand];
         t->t0 = native || t->entry <= 0 ? PMPI_Wtime() : t->entry;
     }

@@ -57,7 +57,6 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
     s->explore_start = 0;
     s->winner = -1;
     s->native_last = ONLINE_NONE;
-    s->iv_cand = -1;
     s->stamp = new_stamp();
     s->clock = &t->clock;
     s->version = &t->version;
@@ -70,8 +69,7 @@ static int calls_per_candidate(const struct online_shape *s, const struct online
     if (pr->long_calls > 0 && pr->long_calls < k &&
         (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES)
         k = pr->long_calls;
-    k = k < 2 ? 2 : k > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : k;
-    return k + s->interval; /* the deciding call opens no interval */
+    return k < 2 ? 2 : k > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : k;
 }
 
 struct online_step online_peek(const struct online_shape *s, const struct online_params *pr)
@@ -102,7 +100,6 @@ struct online_step online_next(struct online_shape *s, const struct online_param
     if (s->explore_start < 0) { /* the window has ended: explore again */
         s->explore_start = c;
         memset(s->n_sample, 0, sizeof s->n_sample);
-        s->iv_cand = -1;
     }
     return st;
 }
@@ -113,22 +110,6 @@ void online_record(struct online_shape *s, int cand, double seconds)
         return; /* NaN, a timer that went backwards or jumped: not a time */
     if (s->n_sample[cand] < ONLINE_SAMPLES)
         s->sample[cand][s->n_sample[cand]++] = seconds;
-}
-
-void online_interval_open(struct online_shape *s, int cand, long long call, double start,
-                          double busy)
-{
-    s->iv_cand = cand;
-    s->iv_call = call;
-    s->iv_start = start;
-    s->iv_busy = busy;
-}
-
-void online_interval_close(struct online_shape *s, long long call, double now, double busy)
-{
-    if (s->iv_cand >= 0 && call == s->iv_call + 1)
-        online_record(s, s->iv_cand, (now - s->iv_start) - (busy - s->iv_busy));
-    s->iv_cand = -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -149,25 +130,13 @@ double online_fast_mean(double *v, int n)
     return sum / k;
 }
 
-double online_period_mean(double *v, int n)
-{
-    if (n <= 0)
-        return ONLINE_NONE;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    const int k = n >= 3 ? n - 1 : n; /* the longest one left out */
-    double sum = 0;
-    for (int i = 0; i < k; i++)
-        sum += v[i];
-    return sum / k;
-}
-
 void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES])
 {
     for (int i = 0; i < ONLINE_CANDIDATES; i++) {
         double v[ONLINE_SAMPLES];
         const int n = i < s->n_cand ? s->n_sample[i] : 0;
         memcpy(v, s->sample[i], (size_t)n * sizeof *v);
-        score[i] = s->interval ? online_period_mean(v, n) : online_fast_mean(v, n);
+        score[i] = online_fast_mean(v, n);
     }
 }
 

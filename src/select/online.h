@@ -147,14 +147,6 @@ struct online_shape {
      * faster than the winner that the margins kept); COLIBRI_STATS */
     double explore_extra;
     double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
-    /* Interval timing (online_interval_open), set by the caller when it
-     * creates the shape: a timed call's sample is the time from its start
-     * to the start of the shape's next call. */
-    bool interval;
-    int iv_cand;       /* the candidate whose interval is open (-1: none) */
-    long long iv_call; /* that call's index */
-    double iv_start;   /* its start */
-    double iv_busy;    /* the caller's busy time (online_interval_close) at its end */
 };
 
 struct online_table {
@@ -193,39 +185,8 @@ struct online_step online_peek(const struct online_shape *s, const struct online
 /* A timed call's seconds (invalid times are dropped: ONLINE_MAX_SECONDS). */
 void online_record(struct online_shape *s, int cand, double seconds);
 
-/*
- * Interval timing, for rooted shapes (reduce, bcast, gather, scatter).
- * A rooted call's own time on a rank says little about what a loop of
- * them costs: the root of a bcast returns once its data is on its way,
- * the others wait for it, and an MPI that buffers eagerly lets the root
- * run calls ahead, while an algorithm with a bounded segment (two slots)
- * makes it wait for the slowest reader two calls later.  A few calls'
- * own times from a barrier so rank candidates by how far apart the ranks
- * arrived.  What a program pays is the period of its calls: the time from
- * one call of the shape to the next.  So a timed call of an interval
- * shape opens an interval at its start, and the shape's next call, when
- * it is the very next one (call index + 1), closes it at its own start
- * and records it, less the time the caller spent meanwhile in other
- * shapes' exploring calls (`busy`: a running sum the caller keeps of
- * every exploring call's time, this call's own included when it opens,
- * so that another shape exploring alongside does not lend this one its
- * candidates' times).  The time the program spends between its calls is
- * in every candidate's intervals alike.  The exploration's deciding call
- * opens none (it decides at its end), so interval shapes run one more
- * call per candidate (calls_per_candidate): every candidate but the last
- * gets `calls` samples, the last `calls` - 1, and its score is their
- * mean but the longest (online_period_mean).
- */
-void online_interval_open(struct online_shape *s, int cand, long long call, double start,
-                          double busy);
-/* At the start (`now`) of the shape's call `call`: records the open
- * interval where this call is the next one after it, and closes it. */
-void online_interval_close(struct online_shape *s, long long call, double now, double busy);
-
 /* This rank's score of each candidate (n_cand values): the mean of the
- * faster half of its times (online_fast_mean), of an interval shape's
- * intervals all but the longest (online_period_mean); ONLINE_NONE
- * without any. */
+ * faster half of its times (online_fast_mean), ONLINE_NONE without any. */
 void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES]);
 
 /* Decides from the agreed scores (the maximum over ranks of each), ends
@@ -251,14 +212,6 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
  * time, so the faster half says what a candidate costs when nothing else
  * intervenes; a candidate that is slow by itself is slow in all its calls. */
 double online_fast_mean(double *v, int n);
-/* The mean of v[0..n-1] but its largest value where n >= 3 (v is
- * reordered); ONLINE_NONE for n = 0.  An interval shape's score: the
- * intervals of a loop of calls are its period, and a pattern of cheap
- * and dear calls is the period's own (a root that runs two calls ahead
- * into the segment's two slots and then waits for the slowest reader:
- * 1 us, 17 us, 1 us, 17 us at 2 ranks), which the faster half would hide;
- * the longest alone is taken for the one-sided noise (preemption). */
-double online_period_mean(double *v, int n);
 /* The fastest of score[0..n-1] (ties: the lower index), except that the
  * incumbent (-1: none) stays unless the fastest beats it by `margin`
  * (0.1: 10% less time); scores of ONLINE_NONE never win, and when all are,

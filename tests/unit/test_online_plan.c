@@ -332,87 +332,6 @@ static void test_bad_times(void)
     CHECK(s->n_sample[1] == ONLINE_SAMPLES, "samples capped");
 }
 
-static void test_period_mean(void)
-{
-    double v0[1];
-    CHECK(online_period_mean(v0, 0) == ONLINE_NONE, "no value: none");
-    double v2[] = {5, 1};
-    CHECK(online_period_mean(v2, 2) == 3, "two values: their mean");
-    double v5[] = {1, 17, 1, 17, 1};
-    CHECK(online_period_mean(v5, 5) == 5, "cheap and dear calls: all but the longest (%g)",
-          online_period_mean(v5, 5));
-    double f5[] = {1, 17, 1, 17, 1};
-    CHECK(online_fast_mean(f5, 5) == 1, "where the faster half hides the dear calls");
-}
-
-/* Interval timing (rooted shapes): each timed call's sample is the time to
- * the shape's next call, less other shapes' exploring time meanwhile; the
- * deciding call opens none, so each candidate runs one call more; a call
- * that is not the next one records nothing.  Driven as the runtime drives
- * it (online_turn.c), with a clock of whole seconds. */
-static void test_interval(void)
-{
-    struct online_table tab;
-    memset(&tab, 0, sizeof tab);
-    const struct algorithm *cand[2] = {A, NULL};
-    bool fresh;
-    struct online_shape *s = online_shape_get(
-        &tab, &(struct online_key){1, 0, 1, 8, true, A, false, true, 0}, cand, 2, &fresh);
-    s->interval = true;
-    /* A's own call is short (the root leaves at once) but its period is
-     * long; native's own call is long, its period short */
-    const double own[2] = {1, 5}, period[2] = {10, 6};
-    double now = 0, busy = 0;
-    int decided_at = -1, w = -1;
-    for (int c = 0; c < 40 && decided_at < 0; c++) {
-        const struct online_step st = online_next(s, &PR);
-        online_interval_close(s, st.call, now, busy);
-        const double start = now;
-        now += own[st.cand];
-        busy += own[st.cand];
-        if (st.timed && !st.decide)
-            online_interval_open(s, st.cand, st.call, start, busy);
-        /* another shape explores between this call and the next: its
-         * time (7 s) is taken off the interval */
-        now += 7;
-        busy += 7;
-        now += period[st.cand] - own[st.cand];
-        if (st.decide) {
-            double sc[ONLINE_CANDIDATES];
-            online_scores(s, sc);
-            CHECK(sc[0] == 10 && sc[1] == 6, "scores are the periods (%g %g)", sc[0], sc[1]);
-            decided_at = c;
-            w = online_decide(s, sc, &PR);
-        }
-    }
-    CHECK(decided_at == 11, "6 calls per candidate, one more than calls (decided at %d)",
-          decided_at);
-    CHECK(s->n_sample[0] == 5 && s->n_sample[1] == 4, "samples: %d and %d (5 and 4)",
-          s->n_sample[0], s->n_sample[1]);
-    CHECK(w == 1, "native wins on its period although its own calls take 5x A's");
-    /* not the next call: nothing recorded */
-    struct online_shape *t = online_shape_get(
-        &tab, &(struct online_key){1, 0, 2, 8, true, A, false, true, 0}, cand, 2, &fresh);
-    t->interval = true;
-    online_interval_open(t, 0, 3, 0, 0);
-    online_interval_close(t, 5, 1, 0);
-    online_interval_close(t, 4, 1, 0);
-    CHECK(t->n_sample[0] == 0 && t->iv_cand < 0, "a later call records nothing and closes it");
-    online_interval_open(t, 0, 3, 0, 0);
-    online_interval_close(t, 4, 2, 3);
-    CHECK(t->n_sample[0] == 0, "a negative interval is no time");
-    online_interval_open(t, 1, 4, 0, 0);
-    online_interval_close(t, 5, 2, 0);
-    CHECK(t->n_sample[1] == 1 && t->sample[1][0] == 2, "the next call records the interval");
-    const double pattern[] = {1, 17, 1, 17};
-    for (int i = 0; i < 4; i++)
-        online_record(t, 0, pattern[i]);
-    online_record(t, 0, 1);
-    double sc[ONLINE_CANDIDATES];
-    online_scores(t, sc);
-    CHECK(sc[0] == 5, "an interval shape's score: the mean but the longest (%g)", sc[0]);
-}
-
 /* A memo made when settled serves calls only within the window, counting
  * them; a new decision voids it. */
 static void test_memo_pass(void)
@@ -630,8 +549,6 @@ int main(void)
     test_long_calls();
     test_recheck();
     test_bad_times();
-    test_period_mean();
-    test_interval();
     test_memo_pass();
     test_table();
     test_size_class();
