@@ -13,14 +13,18 @@ int colibri_catalog_size(void) { return catalog_count; }
 
 int colibri_catalog_get(int index, colibri_algorithm_info *info)
 {
-    static char restr[64][64];
-    if (index < 0 || index >= catalog_count || index >= 64)
+    /* one string per set of restrictions (R_EVEN is the highest bit):
+     * the catalog's size sets no limit (a buffer per entry, 64 of them,
+     * left the 65th entry's info unset) */
+    static char restr[2 * R_EVEN][96];
+    if (index < 0 || index >= catalog_count)
         return MPI_ERR_ARG;
     const struct algorithm *a = &catalog[index];
+    const unsigned set = a->restrictions & (2 * R_EVEN - 1);
     info->coll = a->coll;
     info->collective = colibri_coll_name(a->coll);
     info->name = a->name;
-    info->restrictions = catalog_restrictions(a, restr[index], sizeof restr[index]);
+    info->restrictions = catalog_restrictions(a, restr[set], sizeof restr[set]);
     info->cost = a->cost_formula;
     info->nonblocking = !(a->restrictions & R_BLOCKING_ONLY);
     return MPI_SUCCESS;

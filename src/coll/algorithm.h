@@ -200,9 +200,11 @@ DECLARE_ALGORITHM(barrier, node_leader);
  * scounts and sdispls (scatterv) are every block's bytes and offset. */
 DECLARE_ALGORITHM(gather, binomial);
 DECLARE_ALGORITHM(gather, linear);
+DECLARE_ALGORITHM(gather, node_leader);
 DECLARE_ALGORITHM(gatherv, linear);
 DECLARE_ALGORITHM(scatter, binomial);
 DECLARE_ALGORITHM(scatter, linear);
+DECLARE_ALGORITHM(scatter, node_leader);
 DECLARE_ALGORITHM(scatterv, linear);
 /* Prefix reductions: count elements per rank, as allreduce. */
 DECLARE_ALGORITHM(scan, recursive_doubling);

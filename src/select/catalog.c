@@ -85,9 +85,11 @@ const struct algorithm catalog[] = {
 
     ALG(gather, COLIBRI_GATHER, binomial, 0),
     ALG(gather, COLIBRI_GATHER, linear, 0),
+    ALG(gather, COLIBRI_GATHER, node_leader, R_NODE_AWARE),
     ALG(gatherv, COLIBRI_GATHERV, linear, 0),
     ALG(scatter, COLIBRI_SCATTER, binomial, 0),
     ALG(scatter, COLIBRI_SCATTER, linear, 0),
+    ALG(scatter, COLIBRI_SCATTER, node_leader, R_NODE_AWARE),
     ALG(scatterv, COLIBRI_SCATTERV, linear, 0),
     ALG(scan, COLIBRI_SCAN, recursive_doubling, 0),
     ALG(scan, COLIBRI_SCAN, up_down, 0),
@@ -138,7 +140,8 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
     if ((a->restrictions & R_NODE_AWARE) && a->coll != COLIBRI_ALLTOALLV && p->node_chunk < 1)
         return "needs a node reduction segment that holds an element of the type "
                "(COLIBRI_NODE_SHM_BYTES)";
-    if ((a->restrictions & R_NODE_AWARE) && a->coll == COLIBRI_ALLGATHER &&
+    if ((a->restrictions & R_NODE_AWARE) &&
+        (a->coll == COLIBRI_ALLGATHER || a->coll == COLIBRI_GATHER || a->coll == COLIBRI_SCATTER) &&
         node_gather_piece(p->node_chunk, node_max_ranks(p->layout->n_nodes, p->layout->node_start),
                           p->size) < 1)
         return "needs a node reduction segment that holds a byte of every rank's block "

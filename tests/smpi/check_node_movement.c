@@ -1,12 +1,14 @@
 /*
- * The node-aware data-movement algorithms (bcast node_leader, barrier
- * node_leader, allgather node_rails) and auto under SimGrid SMPI with
+ * The node-aware data-movement algorithms (bcast, barrier, gather and
+ * scatter node_leader, allgather node_rails) and auto under SimGrid SMPI with
  * several ranks per host (the hostfile's placement), against serial
  * expectations computed here, never against the MPI below:
  *  - bcast: roots 0, p-1 and p/2, 0 to 70000 bytes (many chunks through
  *    a small segment), blocking, nonblocking and persistent;
  *  - allgather: blocks of 0 to 9000 bytes, in place or not, blocking,
  *    nonblocking and persistent;
+ *  - gather and scatter: roots 0, p-1 and p/2, blocks of 0 to 9000 bytes,
+ *    in place at the root or not, blocking, nonblocking and persistent;
  *  - barrier: every rank enters at its own simulated time (rank r sleeps
  *    r microseconds first) and none may leave before the last has entered
  *    (simulated clocks, exact under SMPI), blocking and nonblocking;
@@ -119,6 +121,75 @@ static void check_allgather(const char *alg)
     free(out);
 }
 
+/* gather (g) or scatter: roots 0, p-1 and p/2, blocks of 0 to 9000
+ * bytes, in place at the root or not, the three forms. */
+static void check_rooted(const char *alg, bool g)
+{
+    static const int bs[] = {0, 1, 3, 100, 9000};
+    const int roots[3] = {0, size - 1, size / 2};
+    unsigned char *one = malloc(9001), *many = malloc((size_t)9000 * size);
+    const colibri_coll coll = g ? COLIBRI_GATHER : COLIBRI_SCATTER;
+    int call = 0;
+    for (int form = 0; form < 3; form++)
+        for (int ri = 0; ri < 3; ri++)
+            for (int ip = 0; ip < 2; ip++)
+                for (unsigned k = 0; k < sizeof bs / sizeof *bs; k++, call++) {
+                    const int b = bs[k], root = roots[ri];
+                    const bool in_place = ip && rank == root;
+                    memset(one, 0xEE, 9001);
+                    memset(many, 0xEE, (size_t)9000 * size);
+                    if (g) { /* each rank's block; the root's in place in `many` */
+                        for (int t = 0; t < b; t++)
+                            (in_place ? many + (size_t)rank * b : one)[t] =
+                                byte_of(rank, call, t);
+                    } else if (rank == root) {
+                        for (int j = 0; j < size; j++)
+                            for (int t = 0; t < b; t++)
+                                many[(size_t)j * b + t] = byte_of(j, call, t);
+                    }
+                    const void *sb = g ? (in_place ? MPI_IN_PLACE : (void *)one) : many;
+                    void *rb = g ? many : in_place ? MPI_IN_PLACE : (void *)one;
+                    MPI_Request r;
+                    int rc;
+                    if (g)
+                        rc = form == 0 ? colibri_gather(sb, b, MPI_BYTE, rb, b, MPI_BYTE, root,
+                                                        MPI_COMM_WORLD, alg)
+                             : form == 1 ? colibri_igather(sb, b, MPI_BYTE, rb, b, MPI_BYTE, root,
+                                                           MPI_COMM_WORLD, alg, &r)
+                                         : colibri_gather_init(sb, b, MPI_BYTE, rb, b, MPI_BYTE,
+                                                               root, MPI_COMM_WORLD, alg, &r);
+                    else
+                        rc = form == 0 ? colibri_scatter(sb, b, MPI_BYTE, rb, b, MPI_BYTE, root,
+                                                         MPI_COMM_WORLD, alg)
+                             : form == 1 ? colibri_iscatter(sb, b, MPI_BYTE, rb, b, MPI_BYTE,
+                                                            root, MPI_COMM_WORLD, alg, &r)
+                                         : colibri_scatter_init(sb, b, MPI_BYTE, rb, b, MPI_BYTE,
+                                                                root, MPI_COMM_WORLD, alg, &r);
+                    if (rc == MPI_SUCCESS)
+                        finish(form, &r);
+                    int ok = rc == MPI_SUCCESS;
+                    if (g && rank == root)
+                        for (int j = 0; j < size && ok; j++)
+                            for (int t = 0; t < b && ok; t++)
+                                ok = many[(size_t)j * b + t] == byte_of(j, call, t);
+                    if (!g) /* its block; the root's stays in `many` when in place */
+                        for (int t = 0; t < b && ok; t++)
+                            ok = (in_place ? many + (size_t)rank * b : one)[t] ==
+                                 byte_of(rank, call, t);
+                    if (!g && !in_place) /* nothing past the block */
+                        ok = ok && one[b] == 0xEE;
+                    if (ok && alg && form == 0)
+                        ok = strcmp(colibri_last_algorithm(MPI_COMM_WORLD, coll), alg) == 0;
+                    char what[160];
+                    snprintf(what, sizeof what, "%s %s form %d root %d%s b %d",
+                             g ? "gather" : "scatter", alg ? alg : "auto", form, root,
+                             ip ? " in place" : "", b);
+                    smpi_report(ok, what);
+                }
+    free(one);
+    free(many);
+}
+
 static void check_barrier(const char *alg)
 {
     for (int form = 0; form < 2; form++)
@@ -154,6 +225,8 @@ int main(int argc, char **argv)
         if (!alg || strcmp(name, "node_leader") == 0) {
             check_bcast(alg);
             check_barrier(alg);
+            check_rooted(alg, true);
+            check_rooted(alg, false);
         }
         if (!alg || strcmp(name, "node_rails") == 0)
             check_allgather(alg);

@@ -1,6 +1,6 @@
 /*
  * The node-aware data-movement schedules (bcast node_leader, barrier
- * node_leader, allgather node_rails) run on real bytes by the loopback
+ * node_leader, allgather node_rails, gather and scatter node_leader) run on real bytes by the loopback
  * runner (loopback.h) with the reduction segment's slots and flags, every
  * rank of odd layouts together: one rank per node, uneven 5-2-7,
  * round-robin, one node of 2 to 128 ranks, 3 x 4, 16 x 16; chunks from
@@ -163,6 +163,36 @@ static void test_allgather(void)
            check_failed == before ? "ok" : "FAILED", runs);
 }
 
+/* gather and scatter node_leader: every layout, four roots, in place or
+ * not at the root, pieces of 1 and 2 bytes (many uses of the slots) and
+ * whole blocks. */
+static void test_rooted(colibri_coll coll)
+{
+    const struct algorithm *a = lb_alg(coll, "node_leader");
+    const long long before = check_failed;
+    int runs = 0;
+    for (int k = 0; k < N_LAYOUTS; k++) {
+        const int p = layout_sizes[k];
+        const int Lmax = node_max_ranks(lay[k].l.n_nodes, lay[k].l.node_start);
+        const int roots[4] = {0, p - 1, p / 2, p > 3 ? 3 : 0};
+        const int64_t chunks[] = {(p + Lmax) / (Lmax + 1), (2 * p + Lmax) / (Lmax + 1), 1000};
+        for (int ri = 0; ri < (p > 64 ? 2 : 4); ri++)
+            for (unsigned ci = 0; ci < 3; ci++)
+                for (int ip = 0; ip < 2; ip++)
+                    for (int64_t b = 0; b <= 17; b = b ? b * 3 + 2 : 1) {
+                        if (p > 64 && b > 5)
+                            continue;
+                        struct lb_case c = {.alg = a, .p = p, .block = b, .root = roots[ri],
+                                            .in_place = ip, .layout = &lay[k].l,
+                                            .node_chunk = chunks[ci], .calls = 3};
+                        run(&c, layout_names[k], NULL);
+                        runs++;
+                    }
+    }
+    printf("%-10s %-12s %s (%d runs of 3 calls)\n", colibri_coll_name(coll), a->name,
+           check_failed == before ? "ok" : "FAILED", runs);
+}
+
 /* The slots' protocol, which calls of different collectives on one
  * communicator share: every rank sets its DONE in every use of its run
  * (a later writer of the slot waits for it), sets only its own flags,
@@ -170,16 +200,18 @@ static void test_allgather(void)
  * use. */
 static void test_protocol(void)
 {
-    const struct algorithm *algs[3] = {lb_alg(COLIBRI_BCAST, "node_leader"),
+    const struct algorithm *algs[5] = {lb_alg(COLIBRI_BCAST, "node_leader"),
                                        lb_alg(COLIBRI_BARRIER, "node_leader"),
-                                       lb_alg(COLIBRI_ALLGATHER, "node_rails")};
+                                       lb_alg(COLIBRI_ALLGATHER, "node_rails"),
+                                       lb_alg(COLIBRI_GATHER, "node_leader"),
+                                       lb_alg(COLIBRI_SCATTER, "node_leader")};
     const struct algorithm *bin = lb_alg(COLIBRI_BCAST, "binomial");
     const struct algorithm *dis = lb_alg(COLIBRI_BARRIER, "dissemination");
     const long long before = check_failed;
     for (int k = 0; k < N_LAYOUTS; k++) {
         const struct node_layout *l = &lay[k].l;
         const int p = layout_sizes[k];
-        for (int a = 0; a < 3; a++)
+        for (int a = 0; a < 5; a++)
             for (int r = 0; r < p; r++) {
                 struct sched_params sp = {.rank = r, .size = p, .root = p / 2, .count = 7,
                                           .elem_size = 1, .layout = l, .node_chunk = p + 2,
@@ -316,7 +348,9 @@ static void test_dropped_waits(void)
     const struct algorithm *ag = lb_alg(COLIBRI_ALLGATHER, "node_rails");
     const struct algorithm *bin = lb_alg(COLIBRI_BCAST, "binomial");
     const struct algorithm *dis = lb_alg(COLIBRI_BARRIER, "dissemination");
-    int tried[3] = {0}, caught[3] = {0};
+    const struct algorithm *ga = lb_alg(COLIBRI_GATHER, "node_leader");
+    const struct algorithm *sc = lb_alg(COLIBRI_SCATTER, "node_leader");
+    int tried[5] = {0}, caught[5] = {0};
     const long long before = check_failed;
     for (int k = 0; k < 3; k++) {
         const int p = ps[k];
@@ -335,14 +369,24 @@ static void test_dropped_waits(void)
             struct lb_case g = {.alg = ag, .p = p, .block = 3, .in_place = ip,
                                 .layout = &sm[k].l, .node_chunk = (p + Lmax) / (Lmax + 1)};
             tried[2] += drop_each(g, names[k], &caught[2]);
+            /* the same pieces for gather and scatter, two roots */
+            for (int root = 0; root < p; root += p - 1) {
+                struct lb_case r = g;
+                r.root = root;
+                r.alg = ga;
+                tried[3] += drop_each(r, names[k], &caught[3]);
+                r.alg = sc;
+                tried[4] += drop_each(r, names[k], &caught[4]);
+            }
         }
     }
     for (int k = 0; k < 3; k++)
         free(sm[k].node_of);
     printf("%-10s %-12s %s (bcast %d of %d waits removed caught, barrier %d of %d, allgather "
-           "%d of %d)\n",
+           "%d of %d, gather %d of %d, scatter %d of %d)\n",
            "waits", "node-aware", check_failed == before ? "ok" : "FAILED", caught[0], tried[0],
-           caught[1], tried[1], caught[2], tried[2]);
+           caught[1], tried[1], caught[2], tried[2], caught[3], tried[3], caught[4], tried[4]);
+    check(tried[3] > 0 && tried[4] > 0, "gather and scatter have waits that matter");
 }
 
 /* ---- dry runs at 256 ranks ---- */
@@ -402,8 +446,46 @@ static void test_dry_runs(void)
     check(rounds_g == 1 && most_msgs == (N - 1 + G - 1) / G,
           "allgather: %d network rounds, %lld messages on the busiest rank", rounds_g,
           (long long)most_msgs);
+    /* gather and scatter: one message per other node, to or from the
+     * root, L b each: the root's node port (p - L) b, every other L b */
+    for (int which = 0; which < 2; which++) {
+        const struct algorithm *a = lb_alg(which ? COLIBRI_SCATTER : COLIBRI_GATHER, "node_leader");
+        double port[16] = {0};
+        int64_t root_msgs = 0, others = 0;
+        for (int r = 0; r < p; r++) {
+            struct sched_params sp = {.rank = r, .size = p, .root = 37, .count = n,
+                                      .elem_size = 1, .layout = l, .node_chunk = chunk};
+            struct schedule s;
+            sched_init(&s);
+            if (!check(a->build(&sp, &s) == 0, "%s %s builds at 16x16",
+                       colibri_coll_name(a->coll), a->name))
+                return;
+            for (uint32_t i = 0; i < s.n_ops; i++) {
+                const struct sched_op *op = &s.ops[i];
+                if (op->kind != SOP_SEND && op->kind != SOP_RECV)
+                    continue;
+                check(l->node_of[op->peer] != l->node_of[r], "%s: a message inside a node",
+                      colibri_coll_name(a->coll));
+                port[l->node_of[r]] += (double)op->count;
+                if (r == 37)
+                    root_msgs++;
+                else
+                    others++;
+            }
+            sched_free(&s);
+        }
+        const int64_t uses = node_chunks(n, node_gather_piece(chunk, L, p));
+        check(root_msgs == (N - 1) * uses && others == (N - 1) * uses,
+              "%s: the root %lld messages, the others %lld (%d nodes, %lld uses)",
+              colibri_coll_name(a->coll), (long long)root_msgs, (long long)others, N,
+              (long long)uses);
+        for (int x = 0; x < N; x++)
+            check(port[x] == (x == root_node ? (double)(p - L) * n : (double)L * n),
+                  "%s: node %d's port carries %.0f bytes", colibri_coll_name(a->coll), x, port[x]);
+    }
     printf("%-10s %-12s %s (16x16: no message inside a node; bcast n into each other node once; "
-           "allgather 1 round, %lld messages per rail)\n",
+           "allgather 1 round, %lld messages per rail; gather and scatter one message per node "
+           "and use)\n",
            "dry runs", "node-aware", check_failed == before ? "ok" : "FAILED",
            (long long)most_msgs);
 }
@@ -414,6 +496,8 @@ int main(void)
     test_bcast();
     test_barrier();
     test_allgather();
+    test_rooted(COLIBRI_GATHER);
+    test_rooted(COLIBRI_SCATTER);
     test_protocol();
     test_dropped_waits();
     test_dry_runs();
