@@ -59,9 +59,9 @@ for coll in $COLLS; do
              builtins="rdb bruck ring pair ompi mpich mvapich2" ;;
   allgatherv) ours=recursive_doubling,ring,bruck,auto
               builtins="GB pair ring ompi_neighborexchange ompi_bruck mpich mvapich2 ompi" ;;
-  gather) ours=binomial,linear,auto
+  gather) ours=node_leader,binomial,linear,auto
           builtins="ompi_basic_linear ompi_binomial ompi_linear_sync mpich mvapich2 ompi" ;;
-  scatter) ours=binomial,linear,auto
+  scatter) ours=node_leader,binomial,linear,auto
            builtins="ompi_basic_linear ompi_binomial mpich mvapich2 ompi" ;;
   gatherv | scatterv) ours=linear,auto builtins=default ;;
   scan | exscan) ours=recursive_doubling,up_down,linear,auto builtins=default ;;

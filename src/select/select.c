@@ -265,11 +265,12 @@ static double modelled_flat(const struct algorithm *a, const struct sched_params
 }
 
 /* Whether node-aware `a` runs a flat algorithm of its collective between
- * nodes (the reductions', the leaders' broadcast and barrier), chosen
- * here; the others (node_rails' exchanges) run their own. */
+ * nodes (the reductions', the leaders' broadcast, barrier, gather and
+ * scatter), chosen here; the others (node_rails' exchanges) run their own. */
 static bool node_has_inner(const struct algorithm *a)
 {
-    return coll_reduces(a->coll) || a->coll == COLIBRI_BCAST || a->coll == COLIBRI_BARRIER;
+    return coll_reduces(a->coll) || a->coll == COLIBRI_BCAST || a->coll == COLIBRI_BARRIER ||
+           a->coll == COLIBRI_GATHER || a->coll == COLIBRI_SCATTER;
 }
 
 /*

@@ -168,7 +168,10 @@ static void test_allgather(void)
  * whole blocks. */
 static void test_rooted(colibri_coll coll)
 {
-    const struct algorithm *a = lb_alg(coll, "node_leader");
+    const struct algorithm *a = lb_alg(coll, "node_leader"), *in[9] = {NULL};
+    /* none (one message per leader) and every flat one between leaders
+     * (on nodes of equal size) */
+    const int n_in = 1 + inners(coll, in + 1, 8);
     const long long before = check_failed;
     int runs = 0;
     for (int k = 0; k < N_LAYOUTS; k++) {
@@ -176,15 +179,17 @@ static void test_rooted(colibri_coll coll)
         const int Lmax = node_max_ranks(lay[k].l.n_nodes, lay[k].l.node_start);
         const int roots[4] = {0, p - 1, p / 2, p > 3 ? 3 : 0};
         const int64_t chunks[] = {(p + Lmax) / (Lmax + 1), (2 * p + Lmax) / (Lmax + 1), 1000};
+        for (int x = 0; x < n_in; x++)
         for (int ri = 0; ri < (p > 64 ? 2 : 4); ri++)
             for (unsigned ci = 0; ci < 3; ci++)
                 for (int ip = 0; ip < 2; ip++)
                     for (int64_t b = 0; b <= 17; b = b ? b * 3 + 2 : 1) {
-                        if (p > 64 && b > 5)
+                        if (p > 64 && (b > 5 || x > 1))
                             continue;
                         struct lb_case c = {.alg = a, .p = p, .block = b, .root = roots[ri],
                                             .in_place = ip, .layout = &lay[k].l,
-                                            .node_chunk = chunks[ci], .calls = 3};
+                                            .node_chunk = chunks[ci], .inner = in[x],
+                                            .calls = 3};
                         run(&c, layout_names[k], NULL);
                         runs++;
                     }
@@ -370,14 +375,17 @@ static void test_dropped_waits(void)
                                 .layout = &sm[k].l, .node_chunk = (p + Lmax) / (Lmax + 1)};
             tried[2] += drop_each(g, names[k], &caught[2]);
             /* the same pieces for gather and scatter, two roots */
-            for (int root = 0; root < p; root += p - 1) {
-                struct lb_case r = g;
-                r.root = root;
-                r.alg = ga;
-                tried[3] += drop_each(r, names[k], &caught[3]);
-                r.alg = sc;
-                tried[4] += drop_each(r, names[k], &caught[4]);
-            }
+            for (int root = 0; root < p; root += p - 1)
+                for (int x = 0; x < 2; x++) {
+                    struct lb_case r = g;
+                    r.root = root;
+                    r.alg = ga;
+                    r.inner = x ? lb_alg(COLIBRI_GATHER, "binomial") : NULL;
+                    tried[3] += drop_each(r, names[k], &caught[3]);
+                    r.alg = sc;
+                    r.inner = x ? lb_alg(COLIBRI_SCATTER, "binomial") : NULL;
+                    tried[4] += drop_each(r, names[k], &caught[4]);
+                }
         }
     }
     for (int k = 0; k < 3; k++)
@@ -453,8 +461,10 @@ static void test_dry_runs(void)
         double port[16] = {0};
         int64_t root_msgs = 0, others = 0;
         for (int r = 0; r < p; r++) {
-            struct sched_params sp = {.rank = r, .size = p, .root = 37, .count = n,
-                                      .elem_size = 1, .layout = l, .node_chunk = chunk};
+            struct sched_params sp = {
+                .rank = r, .size = p, .root = 37, .count = n, .elem_size = 1, .layout = l,
+                .node_chunk = chunk,
+                .inner = lb_alg(which ? COLIBRI_SCATTER : COLIBRI_GATHER, "linear")->build};
             struct schedule s;
             sched_init(&s);
             if (!check(a->build(&sp, &s) == 0, "%s %s builds at 16x16",

@@ -51,31 +51,6 @@ COST_FORMULA(allgather, node_rails,
              "nodes of at most L ranks, G = min(fewest, N-1) rails, c' the piece of each block a "
              "segment slot holds, B a byte crossing cores, s a flag hand-off");
 
-/* Use u's piece: copy every other rank's piece of m bytes at `at` out of
- * the slot into the receive buffer (blocks of b bytes), runs of
- * consecutive ranks in one copy where the pieces are whole blocks; its
- * own from its send buffer unless in place. */
-static void copy_out(struct schedule *s, const struct sched_params *p, const struct node_view *v,
-                     int u, int64_t b, int64_t at, int64_t m)
-{
-    const int P = p->size;
-    const int *ranks = v->l->node_ranks;
-    for (int q = 0; q < P;) {
-        const int r = ranks[q];
-        if (r == p->rank) {
-            if (!p->in_place)
-                sched_copy(s, BUF_SEND, at, BUF_RECV, r * b + at, m);
-            q++;
-            continue;
-        }
-        int e = q + 1;
-        while (m == b && e < P && ranks[e] == ranks[e - 1] + 1 && ranks[e] != p->rank)
-            e++;
-        sched_copy_slot(s, u, BUF_SHM, (int64_t)q * m, BUF_RECV, r * b + at, (e - q) * m);
-        q = e;
-    }
-}
-
 int allgather_node_rails_build(const struct sched_params *p, struct schedule *s)
 {
     struct node_view v;
@@ -122,7 +97,7 @@ int allgather_node_rails_build(const struct sched_params *p, struct schedule *s)
             node_wait(s, &v, u, NODE_REDUCED, 0, G);
         else
             node_wait(s, &v, u, NODE_READY, 0, L);
-        copy_out(s, p, &v, u, b, at, m);
+        node_pieces_copy(s, p, &v, u, b, at, m, true);
         node_set(s, &v, u, NODE_DONE);
         sched_round(s);
     }

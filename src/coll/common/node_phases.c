@@ -1,4 +1,5 @@
 /* Phases of the node-aware reductions (node_phases.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "node_phases.h"
@@ -260,4 +261,71 @@ double node_rail_cost(const struct sched_params *p, const struct cost_params *m,
                              (double)(L - 1) * n / R, (double)(R - 1) * n / R,
                              (double)(L - 1) * n / R) +
            cost_node_inner(p->inner_cost, &sub, m, R);
+}
+
+void node_pieces_copy(struct schedule *s, const struct sched_params *p, const struct node_view *v,
+                      int u, int64_t b, int64_t at, int64_t m, bool out)
+{
+    const int P = p->size;
+    const int *ranks = v->l->node_ranks;
+    for (int q = 0; q < P;) {
+        const int r = ranks[q];
+        if (r == p->rank) {
+            if (!p->in_place)
+                sched_copy(s, BUF_SEND, out ? at : r * b + at, BUF_RECV, out ? r * b + at : at, m);
+            q++;
+            continue;
+        }
+        int e = q + 1;
+        while (m == b && e < P && ranks[e] == ranks[e - 1] + 1 && ranks[e] != p->rank)
+            e++;
+        if (out)
+            sched_copy_slot(s, u, BUF_SHM, (int64_t)q * m, BUF_RECV, r * b + at, (e - q) * m);
+        else
+            sched_copy_slot(s, u, BUF_SEND, r * b + at, BUF_SHM, (int64_t)q * m, (e - q) * m);
+        q = e;
+    }
+}
+
+int node_rooted_embed(struct schedule *s, const struct sched_params *p, const struct node_view *v,
+                      int u, int64_t m, bool gather)
+{
+    const int root_node = v->l->node_of[p->root];
+    int *leaders = malloc((size_t)v->N * sizeof *leaders);
+    if (!leaders)
+        return -1;
+    for (int n = 0; n < v->N; n++)
+        leaders[n] = n == root_node ? p->root : node_rank(v, n, 0);
+    struct sched_params sub = node_sub_params(p, (int64_t)v->L * m);
+    sub.rank = v->node, sub.size = v->N, sub.root = root_node;
+    sub.in_place = v->node == root_node;
+    const int64_t area = (int64_t)v->l->node_start[v->node] * m;
+    const int rc = gather ? node_embed(s, p->inner, &sub, leaders, u, BUF_SHM, area, BUF_SHM, 0)
+                          : node_embed(s, p->inner, &sub, leaders, u, BUF_SHM, 0, BUF_SHM, area);
+    free(leaders);
+    return rc;
+}
+
+double node_rooted_cost(const struct sched_params *p, const struct cost_params *m, double local,
+                        double streamed)
+{
+    const struct node_layout *l = p->layout;
+    const int N = l->n_nodes, Lmax = node_max_ranks(N, l->node_start);
+    const int root_node = l->node_of[p->root];
+    const int Lr = l->node_start[root_node + 1] - l->node_start[root_node];
+    const double b = (double)p->count, P = p->size;
+    const int64_t piece = node_gather_piece(p->node_chunk, Lmax, p->size);
+    double net = 0;
+    if (N > 1 && p->inner_cost && Lmax * N == p->size) {
+        /* the leaders' flat step, once per use of the slots */
+        const double uses = piece > 0 && p->count > piece ? ceil(b / (double)piece) : 1;
+        struct sched_params sub = node_sub_params(p, (int64_t)(Lmax * (b / uses)));
+        sub.size = N, sub.root = root_node;
+        net = uses * p->inner_cost(&sub, m);
+    } else if (N > 1) {
+        const double overheads = (N - 1.0) * m->o, bytes = (P - Lr) * b * m->beta;
+        net = m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
+    }
+    return net + cost_node_traffic(m, b * P, piece > 0 ? (double)piece * P : 0, 2, local * b,
+                                   streamed * b, 0, 0);
 }

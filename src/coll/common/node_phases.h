@@ -96,4 +96,29 @@ int *node_rail(const struct node_view *v, int li);
  * caller sets rank, size, root, counts and in_place). */
 struct sched_params node_sub_params(const struct sched_params *p, int64_t count);
 
+/* The block movers (allgather node_rails, gather and scatter node_leader)
+ * keep use u's piece of every rank's block in the slot in node order: the
+ * piece of m bytes at `at` of a block of b bytes, rank node_ranks[q]'s at
+ * q m.  `out`: the slot's pieces into the receive buffer (rank r's at r b
+ * + at), this rank's own from its send buffer at `at`; else the send
+ * buffer's pieces (r b + at) into the slot, its own into its receive
+ * buffer at `at`.  Its own is left where it is when in place; runs of
+ * consecutive ranks go in one copy where the pieces are whole blocks. */
+void node_pieces_copy(struct schedule *s, const struct sched_params *p, const struct node_view *v,
+                      int u, int64_t b, int64_t at, int64_t m, bool out);
+/* Gather and scatter node_leader's step between nodes, on nodes of equal
+ * size: the leaders (the root on its node, local rank 0 elsewhere) run the
+ * selector's flat gather (`gather`) or scatter (p->inner) of use u's node
+ * areas, L m bytes each, rooted at the root's node, in place in the slot
+ * (node n's area at n L m; the root node's own area in place).  Returns
+ * 0, or -1 when out of memory. */
+int node_rooted_embed(struct schedule *s, const struct sched_params *p, const struct node_view *v,
+                      int u, int64_t m, bool gather);
+/* Their cost: the leaders' step (p->inner_cost, once per use of the
+ * slots, on nodes of equal size; else the root's N-1 messages: a + 2 o +
+ * max((N-1) o, (p-L) b beta)) plus the segment's traffic, `local` and
+ * `streamed` bytes per block byte, two flag hand-offs per use. */
+double node_rooted_cost(const struct sched_params *p, const struct cost_params *m, double local,
+                        double streamed);
+
 #endif

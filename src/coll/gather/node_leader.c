@@ -35,43 +35,18 @@
  *
  * Cost (COST_FORMULA below; N nodes of at most L ranks, b block bytes,
  * uses of c' bytes of each block, B a byte crossing cores, s a flag
- * hand-off): per use 2 s, plus, between nodes, a + 2 o + max((N-1) o,
- * (p-L) b beta) at the root, plus (1.5 (p-1) + 2) b B on the root's node.
+ * hand-off): per use 2 s, plus, between nodes, the leaders' flat step
+ * (T_flat of L b over N; on uneven nodes a + 2 o + max((N-1) o, (p-L) b
+ * beta) at the root), plus (1.5 (p-1) + 2) b B on the root's node.
  */
-#include <math.h>
-
 #include "../../patterns/node_segment.h"
 #include "../common/node_phases.h"
 
 COST_FORMULA(gather, node_leader,
-             "ceil(b/c') 2 s + [N > 1] (a + 2 o + max((N-1) o, (p-L) b beta)) + (1.5 (p-1) + 2) "
-             "b B; N nodes of at most L ranks, c' the piece of each block a segment slot holds, B "
-             "a byte crossing cores, s a flag hand-off");
-
-/* The root's copies out of use u's slot: every other rank's piece of m
- * bytes at `at` of its block (blocks of b bytes), runs of consecutive
- * ranks in one copy where the pieces are whole blocks; its own from its
- * send buffer unless in place. */
-static void copy_out(struct schedule *s, const struct sched_params *p, const struct node_view *v,
-                     int u, int64_t b, int64_t at, int64_t m)
-{
-    const int P = p->size;
-    const int *ranks = v->l->node_ranks;
-    for (int q = 0; q < P;) {
-        const int r = ranks[q];
-        if (r == p->rank) {
-            if (!p->in_place)
-                sched_copy(s, BUF_SEND, at, BUF_RECV, r * b + at, m);
-            q++;
-            continue;
-        }
-        int e = q + 1;
-        while (m == b && e < P && ranks[e] == ranks[e - 1] + 1 && ranks[e] != p->rank)
-            e++;
-        sched_copy_slot(s, u, BUF_SHM, (int64_t)q * m, BUF_RECV, r * b + at, (e - q) * m);
-        q = e;
-    }
-}
+             "ceil(b/c') 2 s + T_flat(L b over N leaders) on nodes of equal size, else a + 2 o "
+             "+ max((N-1) o, (p-L) b beta); + (1.5 (p-1) + 2) b B; N nodes of at most L ranks, "
+             "c' the piece of each block a segment slot holds, B a byte crossing cores, s a "
+             "flag hand-off");
 
 int gather_node_leader_build(const struct sched_params *p, struct schedule *s)
 {
@@ -85,6 +60,9 @@ int gather_node_leader_build(const struct sched_params *p, struct schedule *s)
     const int root_node = v.l->node_of[p->root], root_li = v.l->local_index[p->root];
     const bool root = p->rank == p->root;
     const int first = v.l->node_start[v.node], L = v.L;
+    /* the leaders' step: the selector's flat gather on nodes of equal
+     * size, else one message from each leader to the root */
+    const bool embed = v.N > 1 && p->inner && Lmax * v.N == p->size;
     const int64_t chunks = node_chunks(b, piece);
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
@@ -106,23 +84,33 @@ int gather_node_leader_build(const struct sched_params *p, struct schedule *s)
         if (root) {
             /* 2. the other nodes' areas, then its own node's pieces */
             sched_round(s);
-            for (int n = 0; n < v.N; n++) {
-                if (n == root_node)
-                    continue;
-                const int fs = v.l->node_start[n];
-                sched_recv_slot(s, u, node_rank(&v, n, 0), BUF_SHM, fs * m,
-                                (v.l->node_start[n + 1] - fs) * m);
+            if (embed) {
+                if (node_rooted_embed(s, p, &v, u, m, true) != 0)
+                    return -1;
+            } else {
+                for (int n = 0; n < v.N; n++) {
+                    if (n == root_node)
+                        continue;
+                    const int fs = v.l->node_start[n];
+                    sched_recv_slot(s, u, node_rank(&v, n, 0), BUF_SHM, fs * m,
+                                    (v.l->node_start[n + 1] - fs) * m);
+                }
+                sched_round(s);
             }
-            sched_round(s);
             node_wait(s, &v, u, NODE_READY, 0, root_li);
             node_wait(s, &v, u, NODE_READY, root_li + 1, L - root_li - 1);
-            copy_out(s, p, &v, u, b, at, m);
+            node_pieces_copy(s, p, &v, u, b, at, m, true);
         } else if (v.node != root_node && v.li == 0) {
             /* 2. a leader: its node's area to the root */
             node_wait(s, &v, u, NODE_READY, 1, L - 1);
             sched_round(s);
-            sched_send_slot(s, u, p->root, BUF_SHM, first * m, L * m);
-            sched_round(s);
+            if (embed) {
+                if (node_rooted_embed(s, p, &v, u, m, true) != 0)
+                    return -1;
+            } else {
+                sched_send_slot(s, u, p->root, BUF_SHM, first * m, L * m);
+                sched_round(s);
+            }
         }
         /* 3. done with the slot */
         node_set(s, &v, u, NODE_DONE);
@@ -134,19 +122,8 @@ int gather_node_leader_build(const struct sched_params *p, struct schedule *s)
 
 double gather_node_leader_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const struct node_layout *l = p->layout;
-    const int N = l->n_nodes, Lmax = node_max_ranks(N, l->node_start);
-    const int root_node = l->node_of[p->root];
-    const int Lr = l->node_start[root_node + 1] - l->node_start[root_node];
-    const double b = (double)p->count, P = p->size;
-    const int64_t piece = node_gather_piece(p->node_chunk, Lmax, p->size);
-    double net = 0;
-    if (N > 1) {
-        const double overheads = (N - 1.0) * m->o, bytes = (P - Lr) * b * m->beta;
-        net = m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
-    }
     /* a rank's piece in (2 local), the root's p-1 out (streamed and
      * local), its own block (2 local) */
-    return net + cost_node_traffic(m, b * P, piece > 0 ? (double)piece * P : 0, 2,
-                                   (P + 3) * b, (P - 1) * b, 0, 0);
+    const double P = p->size;
+    return node_rooted_cost(p, m, P + 3, P - 1);
 }

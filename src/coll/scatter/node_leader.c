@@ -34,43 +34,18 @@
  *
  * Cost (COST_FORMULA below; N nodes of at most L ranks, b block bytes,
  * uses of c' bytes of each block, B a byte crossing cores, s a flag
- * hand-off): per use 2 s, plus, between nodes, a + 2 o + max((N-1) o,
- * (p-L) b beta) at the root, plus (p + 1.5) b B on the critical path.
+ * hand-off): per use 2 s, plus, between nodes, the leaders' flat step
+ * (T_flat of L b over N; on uneven nodes a + 2 o + max((N-1) o, (p-L) b
+ * beta) at the root), plus (p + 1.5) b B on the critical path.
  */
-#include <math.h>
-
 #include "../../patterns/node_segment.h"
 #include "../common/node_phases.h"
 
 COST_FORMULA(scatter, node_leader,
-             "ceil(b/c') 2 s + [N > 1] (a + 2 o + max((N-1) o, (p-L) b beta)) + (p + 1.5) b B; "
-             "N nodes of at most L ranks, c' the piece of each block a segment slot holds, B a "
-             "byte crossing cores, s a flag hand-off");
-
-/* The root's copies into use u's slot: every other rank's piece of m
- * bytes at `at` of its block (blocks of b bytes), runs of consecutive
- * ranks in one copy where the pieces are whole blocks; its own into its
- * receive buffer unless in place. */
-static void copy_in(struct schedule *s, const struct sched_params *p, const struct node_view *v,
-                    int u, int64_t b, int64_t at, int64_t m)
-{
-    const int P = p->size;
-    const int *ranks = v->l->node_ranks;
-    for (int q = 0; q < P;) {
-        const int r = ranks[q];
-        if (r == p->rank) {
-            if (!p->in_place)
-                sched_copy(s, BUF_SEND, r * b + at, BUF_RECV, at, m);
-            q++;
-            continue;
-        }
-        int e = q + 1;
-        while (m == b && e < P && ranks[e] == ranks[e - 1] + 1 && ranks[e] != p->rank)
-            e++;
-        sched_copy_slot(s, u, BUF_SEND, r * b + at, BUF_SHM, (int64_t)q * m, (e - q) * m);
-        q = e;
-    }
-}
+             "ceil(b/c') 2 s + T_flat(L b over N leaders) on nodes of equal size, else a + 2 o "
+             "+ max((N-1) o, (p-L) b beta); + (p + 1.5) b B; N nodes of at most L ranks, c' the "
+             "piece of each block a segment slot holds, B a byte crossing cores, s a flag "
+             "hand-off");
 
 int scatter_node_leader_build(const struct sched_params *p, struct schedule *s)
 {
@@ -86,6 +61,9 @@ int scatter_node_leader_build(const struct sched_params *p, struct schedule *s)
     /* whose READY says the node's pieces are in its slot */
     const int source = v.node == root_node ? v.l->local_index[p->root] : 0;
     const int first = v.l->node_start[v.node], L = v.L;
+    /* the leaders' step: the selector's flat scatter on nodes of equal
+     * size, else one message from the root to each leader */
+    const bool embed = v.N > 1 && p->inner && Lmax * v.N == p->size;
     const int64_t chunks = node_chunks(b, piece);
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
@@ -105,23 +83,33 @@ int scatter_node_leader_build(const struct sched_params *p, struct schedule *s)
         }
         if (root) {
             /* 2. every piece in, its node told, the other nodes' areas out */
-            copy_in(s, p, &v, u, b, at, m);
+            node_pieces_copy(s, p, &v, u, b, at, m, false);
             node_set(s, &v, u, NODE_READY);
             sched_round(s);
-            for (int n = 0; n < v.N; n++) {
-                if (n == root_node)
-                    continue;
-                const int fs = v.l->node_start[n];
-                sched_send_slot(s, u, node_rank(&v, n, 0), BUF_SHM, fs * m,
-                                (v.l->node_start[n + 1] - fs) * m);
+            if (embed) {
+                if (node_rooted_embed(s, p, &v, u, m, false) != 0)
+                    return -1;
+            } else {
+                for (int n = 0; n < v.N; n++) {
+                    if (n == root_node)
+                        continue;
+                    const int fs = v.l->node_start[n];
+                    sched_send_slot(s, u, node_rank(&v, n, 0), BUF_SHM, fs * m,
+                                    (v.l->node_start[n + 1] - fs) * m);
+                }
+                sched_round(s);
             }
-            sched_round(s);
         } else {
             if (v.li == source) {
                 /* 2. a leader: its node's area from the root */
                 sched_round(s);
-                sched_recv_slot(s, u, p->root, BUF_SHM, first * m, L * m);
-                sched_round(s);
+                if (embed) {
+                    if (node_rooted_embed(s, p, &v, u, m, false) != 0)
+                        return -1;
+                } else {
+                    sched_recv_slot(s, u, p->root, BUF_SHM, first * m, L * m);
+                    sched_round(s);
+                }
                 node_set(s, &v, u, NODE_READY);
             } else {
                 node_wait(s, &v, u, NODE_READY, source, 1);
@@ -138,19 +126,7 @@ int scatter_node_leader_build(const struct sched_params *p, struct schedule *s)
 
 double scatter_node_leader_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    const struct node_layout *l = p->layout;
-    const int N = l->n_nodes, Lmax = node_max_ranks(N, l->node_start);
-    const int root_node = l->node_of[p->root];
-    const int Lr = l->node_start[root_node + 1] - l->node_start[root_node];
-    const double b = (double)p->count, P = p->size;
-    const int64_t piece = node_gather_piece(p->node_chunk, Lmax, p->size);
-    double net = 0;
-    if (N > 1) {
-        const double overheads = (N - 1.0) * m->o, bytes = (P - Lr) * b * m->beta;
-        net = m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
-    }
     /* the root's p-1 pieces in (2 local each) and its own (2 local), a
      * rank's piece out (1 streamed, 1 local) */
-    return net + cost_node_traffic(m, b * P, piece > 0 ? (double)piece * P : 0, 2,
-                                   (2 * P + 1) * b, b, 0, 0);
+    return node_rooted_cost(p, m, 2.0 * p->size + 1, 1);
 }
