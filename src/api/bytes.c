@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "../config/config.h"
+#include "../patterns/node_reduce.h"
+#include "../runtime/state/node.h"
+#include "../runtime/state/state.h"
+#include "../select/catalog.h"
 #include "../select/select.h"
 
 int64_t side_count(const struct side *s, int j)
@@ -119,4 +123,28 @@ bool predefined(MPI_Datatype dt)
 bool wants_auto(colibri_coll coll, const char *requested)
 {
     return select_names_auto(coll, requested);
+}
+
+/* Whether the call may run a node-aware algorithm. */
+static bool may_be_node_aware(colibri_coll coll, const char *requested)
+{
+    const char *name = requested ? requested : config_get()->algorithm[coll];
+    if (!name || !*name || strcmp(name, "auto") == 0)
+        return coll == COLIBRI_BCAST || coll == COLIBRI_BARRIER || coll == COLIBRI_ALLGATHER ||
+               coll == COLIBRI_GATHER || coll == COLIBRI_SCATTER;
+    const struct algorithm *a = catalog_find(coll, name);
+    return a && (a->restrictions & R_NODE_AWARE);
+}
+
+int movement_node_params(struct comm_state *cs, colibri_coll coll, const char *requested,
+                         struct sched_params *sp)
+{
+    const bool node_aware = may_be_node_aware(coll, requested);
+    if (!node_aware && !(wants_auto(coll, requested) && select_wants_layout(coll)))
+        return MPI_SUCCESS;
+    const int rc = node_layout_get(cs, &sp->layout);
+    if (rc == MPI_SUCCESS && node_aware)
+        sp->node_chunk = node_call_chunk(config_get()->node_shm_bytes, NODE_SLOTS,
+                                         cs->grp->layout_max_ranks, cs->grp->chunk_bytes, 1, 0);
+    return rc;
 }

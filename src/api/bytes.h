@@ -48,4 +48,17 @@ bool predefined(MPI_Datatype dt);
  * from COLIBRI_<COLL>_ALGORITHM). */
 bool wants_auto(colibri_coll coll, const char *requested);
 
+struct comm_state;
+struct sched_params;
+/* A data-movement call's node parameters (api/movement.c, api/rooted.c):
+ * where it may run a node-aware algorithm (automatic selection of a
+ * collective that has one: bcast, barrier, allgather, gather, scatter; or
+ * one named), the node layout (computed once per communicator; predicted
+ * without a message where it can be) and the chunk of the node's
+ * reduction segment, in bytes, into sp; the layout alone where a tuning
+ * file's rules or model depend on the node shape.  MPI_SUCCESS, or the
+ * layout's error. */
+int movement_node_params(struct comm_state *cs, colibri_coll coll, const char *requested,
+                         struct sched_params *sp);
+
 #endif

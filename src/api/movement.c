@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "../config/config.h"
-#include "../patterns/node_reduce.h"
 #include "../runtime/native.h"
 #include "../runtime/online_turn.h"
 #include "../runtime/operation.h"
@@ -70,17 +69,6 @@ static int validate(const struct movement_args *a, const struct side *snd,
         return MPI_ERR_BUFFER;
     }
     return MPI_SUCCESS;
-}
-
-/* Whether the call may run a node-aware algorithm: automatic selection
- * of a collective that has one (bcast, barrier, allgather), or one named. */
-static bool may_be_node_aware(colibri_coll coll, const char *requested)
-{
-    const char *name = requested ? requested : config_get()->algorithm[coll];
-    if (!name || !*name || strcmp(name, "auto") == 0)
-        return coll == COLIBRI_BCAST || coll == COLIBRI_BARRIER || coll == COLIBRI_ALLGATHER;
-    const struct algorithm *a = catalog_find(coll, name);
-    return a && (a->restrictions & R_NODE_AWARE);
 }
 
 /* A call in flight: the operation and the views of the user's buffers. */
@@ -224,21 +212,13 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         movement_destroy(op);
         return raise_error(a->comm, fn, rc, "could not set up the communicator");
     }
-    /* Node-aware algorithms need the node layout (computed once per
-     * communicator; predicted without a message where it can be) and the
-     * chunk of the node's reduction segment, in bytes; so does a tuning
-     * file whose rules or model depend on the node shape. */
-    const bool node_aware = may_be_node_aware(a->coll, requested);
-    if (node_aware || (wants_auto(a->coll, requested) && select_wants_layout(a->coll))) {
-        rc = node_layout_get(c->cs, &c->sp.layout);
-        if (rc != MPI_SUCCESS) {
-            movement_destroy(op);
-            return raise_error(a->comm, fn, rc, "could not determine the node layout");
-        }
-        if (node_aware)
-            c->sp.node_chunk = node_call_chunk(config_get()->node_shm_bytes, NODE_SLOTS,
-                                               c->cs->grp->layout_max_ranks,
-                                               c->cs->grp->chunk_bytes, 1, 0);
+    /* Node-aware algorithms need the node layout and the chunk of the
+     * node's reduction segment; so does a tuning file whose rules or model
+     * depend on the node shape (bytes.h). */
+    rc = movement_node_params(c->cs, a->coll, requested, &c->sp);
+    if (rc != MPI_SUCCESS) {
+        movement_destroy(op);
+        return raise_error(a->comm, fn, rc, "could not determine the node layout");
     }
     const struct sched_params before = c->sp;
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);

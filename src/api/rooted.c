@@ -29,7 +29,6 @@
 #include <string.h>
 
 #include "../config/config.h"
-#include "../patterns/node_reduce.h"
 #include "../runtime/native.h"
 #include "../runtime/online_turn.h"
 #include "../runtime/operation.h"
@@ -164,19 +163,6 @@ static int keep_arrays(struct rooted_op *e, struct sched_params *sp)
     return MPI_SUCCESS;
 }
 
-/* Whether the call may run a node-aware algorithm: automatic selection
- * of gather or scatter, or one named. */
-static bool may_be_node_aware(colibri_coll coll, const char *requested)
-{
-    if (coll != COLIBRI_GATHER && coll != COLIBRI_SCATTER)
-        return false;
-    const char *name = requested ? requested : config_get()->algorithm[coll];
-    if (!name || !*name || strcmp(name, "auto") == 0)
-        return true;
-    const struct algorithm *a = catalog_find(coll, name);
-    return a && (a->restrictions & R_NODE_AWARE);
-}
-
 static int run(const struct movement_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -248,21 +234,13 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         rooted_destroy(op);
         return raise_error(a->comm, fn, rc, "could not set up the communicator");
     }
-    /* The node-aware gather and scatter need the node layout (computed
-     * once per communicator) and the chunk of the node's reduction
-     * segment, in bytes; so does a tuning file whose rules or model
-     * depend on the node shape. */
-    const bool node_aware = may_be_node_aware(a->coll, requested);
-    if (node_aware || (wants_auto(a->coll, requested) && select_wants_layout(a->coll))) {
-        rc = node_layout_get(c->cs, &c->sp.layout);
-        if (rc != MPI_SUCCESS) {
-            rooted_destroy(op);
-            return raise_error(a->comm, fn, rc, "could not determine the node layout");
-        }
-        if (node_aware)
-            c->sp.node_chunk = node_call_chunk(config_get()->node_shm_bytes, NODE_SLOTS,
-                                               c->cs->grp->layout_max_ranks,
-                                               c->cs->grp->chunk_bytes, 1, 0);
+    /* Node-aware algorithms need the node layout and the chunk of the
+     * node's reduction segment; so does a tuning file whose rules or model
+     * depend on the node shape (bytes.h). */
+    rc = movement_node_params(c->cs, a->coll, requested, &c->sp);
+    if (rc != MPI_SUCCESS) {
+        rooted_destroy(op);
+        return raise_error(a->comm, fn, rc, "could not determine the node layout");
     }
     const struct sched_params before = c->sp;
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);

@@ -180,19 +180,19 @@ static void test_rooted(colibri_coll coll)
         const int roots[4] = {0, p - 1, p / 2, p > 3 ? 3 : 0};
         const int64_t chunks[] = {(p + Lmax) / (Lmax + 1), (2 * p + Lmax) / (Lmax + 1), 1000};
         for (int x = 0; x < n_in; x++)
-        for (int ri = 0; ri < (p > 64 ? 2 : 4); ri++)
-            for (unsigned ci = 0; ci < 3; ci++)
-                for (int ip = 0; ip < 2; ip++)
-                    for (int64_t b = 0; b <= 17; b = b ? b * 3 + 2 : 1) {
-                        if (p > 64 && (b > 5 || x > 1))
-                            continue;
-                        struct lb_case c = {.alg = a, .p = p, .block = b, .root = roots[ri],
-                                            .in_place = ip, .layout = &lay[k].l,
-                                            .node_chunk = chunks[ci], .inner = in[x],
-                                            .calls = 3};
-                        run(&c, layout_names[k], NULL);
-                        runs++;
-                    }
+            for (int ri = 0; ri < (p > 64 ? 2 : 4); ri++)
+                for (unsigned ci = 0; ci < 3; ci++)
+                    for (int ip = 0; ip < 2; ip++)
+                        for (int64_t b = 0; b <= 17; b = b ? b * 3 + 2 : 1) {
+                            if (p > 64 && (b > 5 || x > 1))
+                                continue;
+                            struct lb_case c = {.alg = a, .p = p, .block = b, .root = roots[ri],
+                                                .in_place = ip, .layout = &lay[k].l,
+                                                .node_chunk = chunks[ci], .inner = in[x],
+                                                .calls = 3};
+                            run(&c, layout_names[k], NULL);
+                            runs++;
+                        }
     }
     printf("%-10s %-12s %s (%d runs of 3 calls)\n", colibri_coll_name(coll), a->name,
            check_failed == before ? "ok" : "FAILED", runs);
