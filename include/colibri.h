@@ -387,6 +387,11 @@ struct colibri_setup_stats {
                                       below without agreeing on the block sizes: the
                                       tuning file sends every size below on that
                                       communicator (docs/tuning.md) */
+    long long native_memos;        /* calls remembered at the interposed entry points
+                                      (each took the full path and went to the MPI
+                                      below, or had nothing to move): an identical
+                                      call after one is served there without
+                                      colibri's driver, while the memo stays */
 };
 
 int colibri_setup_stats(struct colibri_setup_stats *stats);

@@ -209,13 +209,12 @@ struct exchange_memo {
     struct online_shape *shape;
     unsigned stamp;
 };
-#define EXCHANGE_MEMO_SLOTS 4
+#define EXCHANGE_MEMO_SLOTS 4 /* memo_slot's 2 bits */
 static _Thread_local struct exchange_memo exchange_memo[EXCHANGE_MEMO_SLOTS];
 
 static struct exchange_memo *memo_slot(MPI_Comm comm, int64_t count)
 {
-    const uint64_t h = (uint64_t)count ^ (uint64_t)(uintptr_t)comm >> 4;
-    return &exchange_memo[h % EXCHANGE_MEMO_SLOTS];
+    return &exchange_memo[memo_index((uint64_t)count, comm, 0, 2)];
 }
 
 /* Whether an interposed or C-API automatic blocking alltoall may be

@@ -283,14 +283,16 @@ struct call_memo {
     struct sparse_estimate *est;
     unsigned est_made;
 };
-#define CALL_MEMO_SLOTS 4
+#define CALL_MEMO_SLOTS 4 /* memo_slot's 2 bits */
 static _Thread_local struct call_memo call_memo[CALL_MEMO_SLOTS];
 
 static struct call_memo *memo_slot(const struct native_args *a, enum call_kind kind)
 {
-    const uint64_t h = (uint64_t)a->count ^ (uint64_t)(uintptr_t)a->comm >> 4 ^
-                       (uint64_t)(a->coll * CALL_KINDS + kind) << 2;
-    return &call_memo[h % CALL_MEMO_SLOTS];
+    /* (the index was once the key's low bits xored, where the collective
+     * and form gave none: an allreduce and a reduce of one count on one
+     * communicator, in turn, each missed) */
+    return &call_memo[memo_index((uint64_t)a->count, a->comm,
+                                 (int)a->coll * CALL_KINDS + (int)kind + 1, 2)];
 }
 
 /* *timed: the call explores its online shape (online_turn_memo_pass):

@@ -18,6 +18,7 @@
 
 #include "online_turn.h"
 #include "stats.h"
+#include "state/setup.h"
 #include "validate.h"
 #include "../config/config.h"
 
@@ -254,9 +255,8 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_
     if (comm_state_get(comm, &cs) == MPI_SUCCESS) {
         cs->last[coll] = "none";
         if (memo) {
-            native_memo_note(coll, CALL_BLOCKING, comm, count, dt, op, root, cs, NULL, NULL);
-            native_memo_slot(comm, count, 1 + (int)coll * CALL_KINDS + CALL_BLOCKING)->nothing =
-                true;
+            native_memo_note(coll, CALL_BLOCKING, comm, count, dt, op, root, cs, NULL, NULL)
+                ->nothing = true;
         }
     }
     stats_count_none(coll, CALL_BLOCKING);
@@ -421,16 +421,30 @@ int native_memo_timed(int rc)
     return online_turn_memo_end(rc);
 }
 
-void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
-                      struct online_shape *shape, struct sparse_estimate *est)
+struct native_memo *native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm,
+                                     int64_t count, MPI_Datatype dt, MPI_Op op, int root,
+                                     struct comm_state *cs, struct online_shape *shape,
+                                     struct sparse_estimate *est)
 {
     const int tag = 1 + (int)coll * CALL_KINDS + (int)kind;
     __atomic_store_n(&native_memo_used, true, __ATOMIC_RELAXED);
-    *native_memo_slot(comm, count, tag) =
-        (struct native_memo){tag, comm, dt, op, count, root, config_get()->generation,
-                             __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED), &cs->last[coll],
+    __atomic_add_fetch(&setup_stats.native_memos, 1, __ATOMIC_RELAXED);
+    /* (tag, comm)'s way if the set has one; else way 0 if what it holds
+     * can no longer serve (another configuration or communicator epoch);
+     * else way 0 moves to way 1 (whose memo goes) and this one takes way 0 */
+    const unsigned generation = config_get()->generation,
+                   epoch = __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED);
+    struct native_memo *m = native_memo_set(comm, count, tag);
+    if (m->tag != tag || m->comm != comm) {
+        if (m[1].tag == tag && m[1].comm == comm)
+            m++;
+        else if (m->tag && m->generation == generation && m->epoch == epoch)
+            m[1] = m[0];
+    }
+    *m =
+        (struct native_memo){tag, comm, dt, op, count, root, generation, epoch, &cs->last[coll],
                              shape, shape ? shape->stamp : 0, cs,
                              kind != CALL_BLOCKING ? &cs->online.version : NULL,
                              cs->online.version, false, est, est ? est->made : 0};
+    return m;
 }

@@ -144,16 +144,40 @@ struct native_memo {
     struct sparse_estimate *est;
     unsigned est_made;
 };
-#define NATIVE_MEMO_SLOTS 8
+/* 8 sets of 2 ways, the set from a multiplicative hash of the key (the
+ * count's size class, the communicator, the tag): an application that
+ * alternates collectives on one communicator (a benchmark's barrier
+ * between its calls, an allreduce beside a bcast) keeps each call's memo.
+ * (The set was once the key's low bits xored, of which the tag gave one:
+ * every blocking collective of a communicator and class shared one slot,
+ * and Intel MPI Benchmarks' zero-byte alltoall, with a barrier between
+ * calls, missed at every call: 0.45 us against the MPI's 0.05.)  A set
+ * holds at most one memo per (tag, communicator) (native_memo_note). */
+#define NATIVE_MEMO_SLOTS 16
 extern _Thread_local struct native_memo native_memo[NATIVE_MEMO_SLOTS] COLIBRI_HIDDEN;
 
-static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count, int tag)
+/* A memo table's index (of 2^bits) for a key of a count, a communicator
+ * and a tag, every bit of each mixed in (a communicator handle's low bits
+ * are often all alike). */
+static inline unsigned memo_index(uint64_t count, MPI_Comm comm, int tag, int bits)
+{
+    const uint64_t k =
+        count ^ (uint64_t)(uintptr_t)comm * 0xc2b2ae3d27d4eb4fULL ^ (uint64_t)tag << 56;
+    return (unsigned)((k * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+}
+
+static inline struct native_memo *native_memo_set(MPI_Comm comm, int64_t count, int tag)
 {
     /* by size class: a call of another count of a settled shape's class
      * finds the shape's memo (native_memo_lookup) */
-    const uint64_t h =
-        (uint64_t)online_size_class(count) ^ (uint64_t)(uintptr_t)comm >> 4 ^ (uint64_t)tag << 2;
-    return &native_memo[h % NATIVE_MEMO_SLOTS];
+    return &native_memo[2 * memo_index((uint64_t)online_size_class(count), comm, tag, 3)];
+}
+
+/* The way of the set that holds (tag, comm)'s memo, if any (else way 1). */
+static inline struct native_memo *native_memo_slot(MPI_Comm comm, int64_t count, int tag)
+{
+    struct native_memo *m = native_memo_set(comm, count, tag);
+    return m->tag == tag && m->comm == comm ? m : m + 1;
 }
 
 /* Whether any thread has remembered a call (set once, never cleared):
@@ -262,8 +286,9 @@ int native_memo_timed(int rc) COLIBRI_HIDDEN;
  * above); `cs` is the communicator's state, `shape` the online shape
  * settled on native that chose it (NULL: none), `est` the reduction's
  * sparse estimate its choice read (NULL: none). */
-void native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm, int64_t count,
-                      MPI_Datatype dt, MPI_Op op, int root, struct comm_state *cs,
-                      struct online_shape *shape, struct sparse_estimate *est);
+struct native_memo *native_memo_note(colibri_coll coll, enum call_kind kind, MPI_Comm comm,
+                                     int64_t count, MPI_Datatype dt, MPI_Op op, int root,
+                                     struct comm_state *cs, struct online_shape *shape,
+                                     struct sparse_estimate *est);
 
 #endif

@@ -239,6 +239,29 @@ int main(int argc, char **argv)
     }
     unsetenv("COLIBRI_TUNING");
     colibri_config_reload();
+
+    /* Two remembered calls alternating on one communicator, as a benchmark
+     * puts a barrier between its calls: each keeps its memo (the memo's
+     * set once came from the key's low bits, where every blocking
+     * collective's tag had the same parity and took the same slot:
+     * zero-byte alltoall and allreduce in turn missed at every call). */
+    struct colibri_setup_stats m0, m1;
+    char zs[8], zr[8];
+    double zx[1], zy[1];
+    MPI_Alltoall(zs, 0, MPI_BYTE, zr, 0, MPI_BYTE, MPI_COMM_WORLD); /* remembered */
+    MPI_Allreduce(zx, zy, 0, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    colibri_setup_stats(&m0);
+    for (int i = 0; i < 20; i++) {
+        MPI_Alltoall(zs, 0, MPI_BYTE, zr, 0, MPI_BYTE, MPI_COMM_WORLD);
+        expect(MPI_COMM_WORLD, COLIBRI_ALLTOALL, "none", "zero-byte alltoall");
+        MPI_Allreduce(zx, zy, 0, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        expect(MPI_COMM_WORLD, COLIBRI_ALLREDUCE, "none", "zero-count allreduce");
+    }
+    colibri_setup_stats(&m1);
+    check(m1.native_memos == m0.native_memos,
+          "rank %d: zero-count alltoall and allreduce in turn, 40 calls: %lld remembered again "
+          "(want 0: each served from its memo)",
+          rank, m1.native_memos - m0.native_memos);
     if (rank == 0)
         unlink(path);
     return h_finish();
