@@ -637,9 +637,14 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         /* an interposed call (requested NULL) with a predefined pair
          * (kernel): the next identical one goes straight below (native.h),
          * while the sparse estimate its choice read stands */
-        if (state_rc == MPI_SUCCESS && !requested && pf->kernel && online_turn_native_memo(&turn))
-            native_memo_note(a->coll, kind, a->comm, a->count, a->dt, a->op,
-                             a->coll == COLIBRI_REDUCE ? a->root : 0, cs, turn.s, est);
+        if (state_rc == MPI_SUCCESS && !requested && pf->kernel &&
+            online_turn_native_memo(&turn)) {
+            int64_t key = a->count;
+            int root = a->coll == COLIBRI_REDUCE ? a->root : 0;
+            if (a->coll == COLIBRI_REDUCE_SCATTER)
+                REDUCE_SCATTER_MEMO_KEY(a->counts, v.size, key, root);
+            native_memo_note(a->coll, kind, a->comm, key, a->dt, a->op, root, cs, turn.s, est);
+        }
         if (state_rc == MPI_SUCCESS)
             cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);

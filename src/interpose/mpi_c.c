@@ -132,6 +132,18 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     PASS_THROUGH(comm, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
+    /* settled on native: the key (REDUCE_SCATTER_MEMO_KEY) from the
+     * counts, one pass over them */
+    int size = 0;
+    if (__atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) && recvcounts &&
+        PMPI_Comm_size(comm, &size) == MPI_SUCCESS) {
+        int64_t total;
+        int hash;
+        REDUCE_SCATTER_MEMO_KEY(recvcounts, size, total, hash);
+        MEMO_BELOW(native_memo_hit(COLIBRI_REDUCE_SCATTER, CALL_BLOCKING, comm, total, datatype,
+                                   op, hash),
+                   PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
+    }
     return reduce_scatter_int(CALL_BLOCKING, sendbuf, recvbuf, recvcounts, datatype, op, comm,
                               NULL);
 }

@@ -265,6 +265,21 @@ static inline int native_memo_hit(colibri_coll coll, enum call_kind kind, MPI_Co
             (most) = (recvcounts)[i_] > (most) ? (recvcounts)[i_] : (most);                  \
         }                                                                                    \
     } while (0)
+/* reduce_scatter's key in the native memo: all ranks' elements (total)
+ * and a hash of the counts (in the root's place): its automatic choice
+ * reads the whole vector, so a memo serves only the same counts, which
+ * every rank has alike (a collision would send another vector below on
+ * every rank alike: never a wrong or rank-dependent result). */
+#define REDUCE_SCATTER_MEMO_KEY(counts, size, total, hash)                                   \
+    do {                                                                                     \
+        uint64_t h_ = 0xcbf29ce484222325ULL;                                                 \
+        (total) = 0;                                                                         \
+        for (int i_ = 0; i_ < (size); i_++) {                                                \
+            (total) += (counts)[i_];                                                         \
+            h_ = (h_ ^ (uint64_t)(counts)[i_]) * 0x100000001b3ULL;                           \
+        }                                                                                    \
+        (hash) = (int)(h_ ^ h_ >> 32);                                                       \
+    } while (0)
 /* The same from the C API's counts: false where there are none or the
  * largest does not fit an int. */
 static inline bool allgatherv_memo_key(const int64_t *recvcounts, int size, int64_t *count,

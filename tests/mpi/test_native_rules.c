@@ -240,6 +240,42 @@ int main(int argc, char **argv)
     unsetenv("COLIBRI_TUNING");
     colibri_config_reload();
 
+    /* reduce_scatter under a native rule: an identical call (the same
+     * counts) is served from the memo; other counts with the same total
+     * are another key (its automatic choice reads the vector), and the
+     * sums stay right through both */
+    use_rules("reduce_scatter 0 1024 1 1000 native\n");
+    {
+        int rcounts[64], total = 0;
+        double in[256], out[64];
+        struct colibri_setup_stats q0, q1;
+        for (int v = 0; v < 2 && size <= 64; v++) {
+            total = 0;
+            for (int j = 0; j < size; j++)
+                total += rcounts[j] = v == 0 ? 1 + j % 2 : 1 + (j + 1) % 2;
+            for (int j = 0; j < total; j++)
+                in[j] = rank + 1 + j;
+            colibri_setup_stats(&q0);
+            for (int i = 0; i < 4; i++) {
+                MPI_Reduce_scatter(in, out, rcounts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                int off = 0, bad = 0;
+                for (int j = 0; j < rank; j++)
+                    off += rcounts[j];
+                for (int j = 0; j < rcounts[rank]; j++)
+                    bad += out[j] != size * (size + 1) / 2.0 + (double)size * (off + j);
+                check(!bad, "rank %d: reduce_scatter counts %d call %d: %d wrong", rank, v, i, bad);
+                expect(MPI_COMM_WORLD, COLIBRI_REDUCE_SCATTER, "native", "reduce_scatter, native rule");
+            }
+            colibri_setup_stats(&q1);
+            check(q1.native_memos - q0.native_memos == 1,
+                  "rank %d: 4 identical reduce_scatter calls (counts %d) remembered %lld times, "
+                  "want 1",
+                  rank, v, q1.native_memos - q0.native_memos);
+        }
+    }
+    unsetenv("COLIBRI_TUNING");
+    colibri_config_reload();
+
     /* Two remembered calls alternating on one communicator, as a benchmark
      * puts a barrier between its calls: each keeps its memo (the memo's
      * set once came from the key's low bits, where every blocking
