@@ -13,14 +13,14 @@ int colibri_catalog_size(void) { return catalog_count; }
 
 int colibri_catalog_get(int index, colibri_algorithm_info *info)
 {
-    /* one string per set of restrictions (R_EVEN is the highest bit):
+    /* one string per set of restrictions (R_BY_NAME is the highest bit):
      * the catalog's size sets no limit (a buffer per entry, 64 of them,
      * left the 65th entry's info unset) */
-    static char restr[2 * R_EVEN][96];
+    static char restr[2 * R_BY_NAME][96];
     if (index < 0 || index >= catalog_count)
         return MPI_ERR_ARG;
     const struct algorithm *a = &catalog[index];
-    const unsigned set = a->restrictions & (2 * R_EVEN - 1);
+    const unsigned set = a->restrictions & (2 * R_BY_NAME - 1);
     info->coll = a->coll;
     info->collective = colibri_coll_name(a->coll);
     info->name = a->name;

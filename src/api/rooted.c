@@ -244,6 +244,15 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     }
     const struct sched_params before = c->sp;
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
+    /* automatic choice sends blocking and nonblocking v forms below (their
+     * algorithm runs by name only: per call it costs its driver's work);
+     * a persistent one runs it, its schedule built once at the init (and
+     * an MPI before MPI-4 has no persistent form; MPICH 4.0's persistent
+     * gatherv fails MPI_Testall with every status MPI_SUCCESS) */
+    if (rc == MPI_SUCCESS && v && !op->alg && kind == CALL_PERSISTENT &&
+        select_names_auto(a->coll, requested) && select_by_name_only(a->coll))
+        rc = select_algorithm(a->coll, &c->sp, select_by_name_only(a->coll), &op->alg, msg,
+                              sizeof msg);
     /* Online selection (runtime/online_turn.h) for gather and scatter,
      * keyed as bcast is (p, the root, a block's bytes); from here on every
      * return goes through online_turn_end. */
@@ -273,6 +282,11 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         const MPI_Datatype kt = by_recv ? a->recvtype : a->sendtype;
         if (!requested && !v && predefined(kt) && online_turn_native_memo(&turn))
             native_memo_note(a->coll, kind, a->comm, kc, kt, MPI_OP_NULL, a->root, cs, turn.s, NULL);
+        /* the v forms: their choice read no count and no type (the count
+         * selection saw is 0 on every rank), so the key is the root */
+        if (!requested && v && kind == CALL_BLOCKING && online_turn_native_memo(&turn))
+            native_memo_note(a->coll, kind, a->comm, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, a->root, cs,
+                             turn.s, NULL);
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         online_turn_clock(&turn);

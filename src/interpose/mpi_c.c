@@ -737,6 +737,12 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
+    /* the v forms' automatic choice reads no count (only the root knows
+     * them): the memo's key is the communicator and root (api/rooted.c) */
+    MEMO_BELOW(native_memo_hit(COLIBRI_GATHERV, CALL_BLOCKING, comm, 0, MPI_DATATYPE_NULL,
+                               MPI_OP_NULL, root),
+               PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root, comm));
     PASS_THROUGH(comm, PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                     recvtype, root, comm));
     return gatherv_int(CALL_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
@@ -759,6 +765,10 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
+    MEMO_BELOW(native_memo_hit(COLIBRI_SCATTERV, CALL_BLOCKING, comm, 0, MPI_DATATYPE_NULL,
+                               MPI_OP_NULL, root),
+               PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm));
     PASS_THROUGH(comm, PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                      recvtype, root, comm));
     return scatterv_int(CALL_BLOCKING, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,

@@ -86,11 +86,11 @@ const struct algorithm catalog[] = {
     ALG(gather, COLIBRI_GATHER, binomial, 0),
     ALG(gather, COLIBRI_GATHER, linear, 0),
     ALG(gather, COLIBRI_GATHER, node_leader, R_NODE_AWARE),
-    ALG(gatherv, COLIBRI_GATHERV, linear, 0),
+    ALG(gatherv, COLIBRI_GATHERV, linear, R_BY_NAME),
     ALG(scatter, COLIBRI_SCATTER, binomial, 0),
     ALG(scatter, COLIBRI_SCATTER, linear, 0),
     ALG(scatter, COLIBRI_SCATTER, node_leader, R_NODE_AWARE),
-    ALG(scatterv, COLIBRI_SCATTERV, linear, 0),
+    ALG(scatterv, COLIBRI_SCATTERV, linear, R_BY_NAME),
     ALG(scan, COLIBRI_SCAN, recursive_doubling, 0),
     ALG(scan, COLIBRI_SCAN, up_down, 0),
     ALG(scan, COLIBRI_SCAN, linear, 0),
@@ -102,7 +102,7 @@ const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
 static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware",
                                                 "neutral-element", "blocking-only", "node-order",
-                                                "even-p"};
+                                                "even-p", "by-name"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {

@@ -530,7 +530,7 @@ static void model_rank(colibri_coll coll, const struct sched_params *p,
         const struct algorithm *a = &catalog[i];
         if (a->coll != coll ||
             (kind != KIND_ANY && !(a->restrictions & R_NODE_AWARE) == (kind == KIND_NODE_AWARE)) ||
-            catalog_violation(a, p))
+            (a->restrictions & R_BY_NAME) || catalog_violation(a, p))
             continue;
         int k;
         struct sched_params q;
@@ -600,6 +600,14 @@ static struct choice choose(colibri_coll coll, const struct sched_params *p)
     if (!c.segment && r->segment && p->elem_size)
         c.segment = r->segment / (int64_t)p->elem_size;
     return c;
+}
+
+const char *select_by_name_only(colibri_coll coll)
+{
+    for (int i = 0; i < catalog_count; i++)
+        if (catalog[i].coll == coll && (catalog[i].restrictions & R_BY_NAME))
+            return catalog[i].name;
+    return NULL;
 }
 
 bool select_names_auto(colibri_coll coll, const char *requested)

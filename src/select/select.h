@@ -29,6 +29,9 @@ bool select_never_native(colibri_coll coll);
 /* Whether a call asks for automatic selection: `requested` (the C API's
  * name) or, when NULL, COLIBRI_<COLL>_ALGORITHM is unset, empty or "auto". */
 bool select_names_auto(colibri_coll coll, const char *requested);
+/* The first `by-name` algorithm of coll (catalog R_BY_NAME; NULL: none):
+ * automatic choice's algorithm for a persistent v form (api/rooted.c). */
+const char *select_by_name_only(colibri_coll coll);
 
 /* Online selection (online.h) applies only where no tuning rule decides:
  * whether one does for this call (p before selection). */

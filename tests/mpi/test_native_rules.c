@@ -276,6 +276,48 @@ int main(int argc, char **argv)
     unsetenv("COLIBRI_TUNING");
     colibri_config_reload();
 
+    /* gatherv and scatterv: automatic choice sends them below (their one
+     * algorithm, linear, is the MPI's own and runs by name only), the
+     * repeated call from the memo keyed by communicator and root; blocks
+     * of 1 + rank doubles, every root */
+    {
+        struct colibri_setup_stats q0, q1;
+        int cnt[64], dsp[64], tot = 0;
+        double gb[64 * 65], mine[65];
+        for (int j = 0; j < size && size <= 64; j++)
+            cnt[j] = 1 + j, dsp[j] = tot, tot += cnt[j];
+        for (int root = 0; root < size && size <= 64; root++) {
+            colibri_setup_stats(&q0);
+            for (int i = 0; i < 4; i++) {
+                for (int j = 0; j <= rank; j++)
+                    mine[j] = rank * 100 + j + i;
+                for (int j = 0; j < tot; j++)
+                    gb[j] = -1;
+                MPI_Gatherv(mine, rank + 1, MPI_DOUBLE, gb, cnt, dsp, MPI_DOUBLE, root,
+                            MPI_COMM_WORLD);
+                int bad = 0;
+                for (int r = 0; rank == root && r < size; r++)
+                    for (int j = 0; j < cnt[r]; j++)
+                        bad += gb[dsp[r] + j] != r * 100 + j + i;
+                check(!bad, "rank %d: gatherv to %d call %d: %d wrong", rank, root, i, bad);
+                expect(MPI_COMM_WORLD, COLIBRI_GATHERV, "native", "automatic gatherv");
+                for (int j = 0; j <= rank; j++)
+                    mine[j] = -1;
+                MPI_Scatterv(gb, cnt, dsp, MPI_DOUBLE, mine, rank + 1, MPI_DOUBLE, root,
+                             MPI_COMM_WORLD);
+                bad = 0; /* the root's gb holds the gathered blocks: each its own back */
+                for (int j = 0; j <= rank; j++)
+                    bad += mine[j] != rank * 100 + j + i;
+                check(!bad, "rank %d: scatterv from %d call %d: %d wrong", rank, root, i, bad);
+                expect(MPI_COMM_WORLD, COLIBRI_SCATTERV, "native", "automatic scatterv");
+            }
+            colibri_setup_stats(&q1);
+            check(q1.native_memos - q0.native_memos == 2,
+                  "rank %d: 4 gatherv and 4 scatterv to root %d remembered %lld times, want 2",
+                  rank, root, q1.native_memos - q0.native_memos);
+        }
+    }
+
     /* Two remembered calls alternating on one communicator, as a benchmark
      * puts a barrier between its calls: each keeps its memo (the memo's
      * set once came from the key's low bits, where every blocking
