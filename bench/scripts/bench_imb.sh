@@ -29,7 +29,7 @@ MPIS=${MPIS:-"impi mpich5 mpich"}
 RUNS=${RUNS:-5}
 if [ -n "${NBC:-}" ]; then
   IMB_BIN=IMB-NBC
-  BENCHES=${BENCHES:-"Iallreduce Ireduce Ireduce_scatter_block Iallgather Iallgatherv Igather Igatherv Iscatter Iscatterv Ialltoall Ialltoallv Ibcast Ibarrier"}
+  BENCHES=${BENCHES:-"Iallreduce Ireduce Ireduce_scatter Iallgather Iallgatherv Igather Igatherv Iscatter Iscatterv Ialltoall Ialltoallv Ibcast Ibarrier"}
   MSGLOG=${MSGLOG:-0:20}
 else
   IMB_BIN=IMB-MPI1
