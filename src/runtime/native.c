@@ -263,6 +263,14 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_
     return MPI_SUCCESS;
 }
 
+void nothing_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind)
+{
+    struct comm_state *cs; /* created at a first call as any path would */
+    if (comm_state_get(comm, &cs) == MPI_SUCCESS)
+        cs->last[coll] = "native";
+    stats_count(NULL, coll, kind);
+}
+
 /* Allgatherv's arrays have one entry per process it receives from: the
  * remote group's size on an intercommunicator (peer_count).  NULL arrays go
  * below as they are, for the MPI to report. */
