@@ -791,6 +791,9 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     PASS_THROUGH(comm, PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                      recvtype, root, comm, request));
+    if (native_always_below(comm, COLIBRI_GATHERV, CALL_NONBLOCKING))
+        return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             root, comm, request);
     return gatherv_int(CALL_NONBLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                        displs, recvtype, root, comm, request);
 }
@@ -811,6 +814,9 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 {
     PASS_THROUGH(comm, PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                       recvtype, root, comm, request));
+    if (native_always_below(comm, COLIBRI_SCATTERV, CALL_NONBLOCKING))
+        return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                              root, comm, request);
     return scatterv_int(CALL_NONBLOCKING, sendbuf, sendcounts, displs, sendtype, recvbuf,
                         recvcount, recvtype, root, comm, request);
 }

@@ -21,6 +21,7 @@
 #include "state/setup.h"
 #include "validate.h"
 #include "../config/config.h"
+#include "../select/select.h"
 
 #if MPI_VERSION >= 4
 #define HAVE_LARGE_COUNT 1
@@ -269,6 +270,17 @@ void nothing_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind)
     if (comm_state_get(comm, &cs) == MPI_SUCCESS)
         cs->last[coll] = "native";
     stats_count(NULL, coll, kind);
+}
+
+bool native_always_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind)
+{
+    if (!select_always_below(coll))
+        return false;
+    struct comm_state *cs = comm_state_find(comm);
+    if (cs)
+        cs->last[coll] = "native";
+    stats_count(NULL, coll, kind);
+    return true;
 }
 
 /* Allgatherv's arrays have one entry per process it receives from: the

@@ -610,6 +610,20 @@ const char *select_by_name_only(colibri_coll coll)
     return NULL;
 }
 
+bool select_always_below(colibri_coll coll)
+{
+    if (!select_names_auto(coll, NULL))
+        return false;
+    for (int i = 0; i < catalog_count; i++)
+        if (catalog[i].coll == coll && !(catalog[i].restrictions & R_BY_NAME))
+            return false;
+    const struct tuning_file *t = tuning_in_force();
+    for (int i = 0; i < t->n_rules; i++)
+        if (t->rules[i].coll == coll)
+            return false;
+    return true;
+}
+
 bool select_names_auto(colibri_coll coll, const char *requested)
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];

@@ -311,6 +311,25 @@ int main(int argc, char **argv)
                 check(!bad, "rank %d: scatterv from %d call %d: %d wrong", rank, root, i, bad);
                 expect(MPI_COMM_WORLD, COLIBRI_SCATTERV, "native", "automatic scatterv");
             }
+            /* nonblocking: straight below at the entry point */
+            MPI_Request q;
+            for (int j = 0; j <= rank; j++)
+                mine[j] = rank * 100 + j + 7;
+            for (int j = 0; j < tot; j++)
+                gb[j] = -1;
+            MPI_Igatherv(mine, rank + 1, MPI_DOUBLE, gb, cnt, dsp, MPI_DOUBLE, root, MPI_COMM_WORLD,
+                         &q);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            int bad = 0;
+            for (int r = 0; rank == root && r < size; r++)
+                for (int j = 0; j < cnt[r]; j++)
+                    bad += gb[dsp[r] + j] != r * 100 + j + 7;
+            check(!bad, "rank %d: igatherv to %d: %d wrong", rank, root, bad);
+            expect(MPI_COMM_WORLD, COLIBRI_GATHERV, "native", "automatic igatherv");
+            MPI_Iscatterv(gb, cnt, dsp, MPI_DOUBLE, mine, rank + 1, MPI_DOUBLE, root,
+                          MPI_COMM_WORLD, &q);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            expect(MPI_COMM_WORLD, COLIBRI_SCATTERV, "native", "automatic iscatterv");
             colibri_setup_stats(&q1);
             check(q1.native_memos - q0.native_memos == 2,
                   "rank %d: 4 gatherv and 4 scatterv to root %d remembered %lld times, want 2",
