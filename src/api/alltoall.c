@@ -320,11 +320,6 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         wants_auto(a->coll, requested))
         return nothing_ran(a->comm, a->coll, !requested && predefined(a->recvtype), a->recvcount,
                            a->recvtype, MPI_OP_NULL, 0);
-    if (kind == CALL_NONBLOCKING && a->coll == COLIBRI_ALLTOALL &&
-        rcv.count * rcv.dti.size == 0 && wants_auto(a->coll, requested)) {
-        nothing_below(a->comm, a->coll, kind);
-        return native_exchange(a, kind, req);
-    }
     /* valid, automatic, and every alltoallv shape agreed on so far settled
      * on native: no size agreement, the MPI below (select/online.h,
      * struct online_skip; MPI_Alltoallv asks before it widens anything) */

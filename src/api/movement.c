@@ -124,20 +124,6 @@ static void movement_destroy(struct coll_op *op)
         free(op);
 }
 
-/* Whether no rank moves a byte: allgather's and bcast's count (the same
- * on every rank), every block of allgatherv's. */
-static bool nothing_to_move(const struct movement_args *a, const struct side *rcv, int size)
-{
-    if (rcv->dti.size == 0)
-        return true;
-    if (a->coll != COLIBRI_ALLGATHERV)
-        return rcv->count == 0;
-    for (int i = 0; a->recvcounts && i < size; i++)
-        if (a->recvcounts[i])
-            return false;
-    return a->recvcounts != NULL;
-}
-
 static int run(const struct movement_args *a, const char *requested, enum call_kind kind,
                MPI_Request *req)
 {
@@ -167,13 +153,6 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         snprintf(msg, sizeof msg, "invalid datatype");
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
-    /* valid, automatic, nonblocking, and no rank has a byte to move (the
-     * counts are the same everywhere): below (native.h, nothing_below) */
-    if (kind == CALL_NONBLOCKING && a->coll != COLIBRI_BARRIER &&
-        select_names_auto(a->coll, requested) && nothing_to_move(a, &rcv, size)) {
-        nothing_below(a->comm, a->coll, kind);
-        return native_movement(a, kind, req);
-    }
 
     /* The blocking call lives on the stack. */
     struct movement_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);

@@ -517,11 +517,6 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         return nothing_ran(a->comm, a->coll, /* valid, automatic, no element anywhere */
                            !requested && a->coll != COLIBRI_REDUCE_SCATTER && predefined(a->dt),
                            a->count, a->dt, a->op, a->coll == COLIBRI_REDUCE ? a->root : 0);
-    if (kind == CALL_NONBLOCKING && nothing_to_reduce(a, v.size) &&
-        select_names_auto(a->coll, requested)) {
-        nothing_below(a->comm, a->coll, kind);
-        return native_call(a, kind, req);
-    }
     if (pair_goes_native(a->op, a->dt))
         return pair_to_native(a, requested, kind, req, fname);
 

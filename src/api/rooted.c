@@ -193,13 +193,6 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         snprintf(msg, sizeof msg, "invalid datatype");
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
-    /* valid, automatic, nonblocking, gather or scatter whose blocks are
-     * empty (equal signatures: on every rank): below (nothing_below) */
-    if (kind == CALL_NONBLOCKING && !v && select_names_auto(a->coll, requested) &&
-        (root ? side_count(&many, a->root) * many.dti.size : one.count * one.dti.size) == 0) {
-        nothing_below(a->comm, a->coll, kind);
-        return native_movement(a, kind, req);
-    }
 
     /* The blocking call lives on the stack. */
     struct rooted_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);

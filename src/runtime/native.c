@@ -264,14 +264,6 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_
     return MPI_SUCCESS;
 }
 
-void nothing_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind)
-{
-    struct comm_state *cs; /* created at a first call as any path would */
-    if (comm_state_get(comm, &cs) == MPI_SUCCESS)
-        cs->last[coll] = "native";
-    stats_count(NULL, coll, kind);
-}
-
 bool native_always_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind)
 {
     if (!select_always_below(coll))

@@ -63,12 +63,6 @@ bool native_pair_agrees(MPI_Op op, MPI_Datatype dt, colibri_kernel k, int tsize)
  * root): an identical call returns at its entry point (NATIVE_MEMO_NOTHING). */
 int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_Datatype dt,
                 MPI_Op op, int root);
-/* The same for a nonblocking call: it goes to the MPI below (the caller
- * makes the MPI's call), whose request completes at once where colibri's
- * would be a schedule of no steps (Intel MPI Benchmarks' IMB-NBC, 2 ranks:
- * zero-byte ibcast, igather, iallgather 14-20x the MPI's 0.1-0.3 us);
- * colibri_last_algorithm and COLIBRI_STATS say "native". */
-void nothing_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind);
 /* A nonblocking gatherv or scatterv at its interposed entry point: true
  * (the call counted as native, colibri_last_algorithm saying so) when
  * automatic choice sends it below whatever its arguments

@@ -337,36 +337,6 @@ int main(int argc, char **argv)
         }
     }
 
-    /* nonblocking calls with nothing to move go to the MPI below (its
-     * request completes at once; colibri's would be an empty schedule) */
-    {
-        MPI_Request q;
-        double zd[4];
-        char zc[64];
-        MPI_Iallreduce(zd, zd + 2, 0, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q);
-        MPI_Wait(&q, MPI_STATUS_IGNORE);
-        expect(MPI_COMM_WORLD, COLIBRI_ALLREDUCE, "native", "zero-count iallreduce");
-        MPI_Ialltoall(zc, 0, MPI_BYTE, zc + 32, 0, MPI_BYTE, MPI_COMM_WORLD, &q);
-        MPI_Wait(&q, MPI_STATUS_IGNORE);
-        expect(MPI_COMM_WORLD, COLIBRI_ALLTOALL, "native", "zero-byte ialltoall");
-        MPI_Ibcast(zc, 0, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
-        MPI_Wait(&q, MPI_STATUS_IGNORE);
-        expect(MPI_COMM_WORLD, COLIBRI_BCAST, "native", "zero-byte ibcast");
-        MPI_Iallgather(zc, 0, MPI_BYTE, zc + 32, 0, MPI_BYTE, MPI_COMM_WORLD, &q);
-        MPI_Wait(&q, MPI_STATUS_IGNORE);
-        expect(MPI_COMM_WORLD, COLIBRI_ALLGATHER, "native", "zero-byte iallgather");
-        MPI_Igather(zc, 0, MPI_BYTE, zc + 32, 0, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
-        MPI_Wait(&q, MPI_STATUS_IGNORE);
-        expect(MPI_COMM_WORLD, COLIBRI_GATHER, "native", "zero-byte igather");
-        /* one byte: colibri's own again (its model's choice) */
-        zc[0] = (char)(rank == 0 ? 42 : 0);
-        MPI_Ibcast(zc, 1, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
-        MPI_Wait(&q, MPI_STATUS_IGNORE);
-        const char *ran = colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_BCAST);
-        check(zc[0] == 42 && ran && strcmp(ran, "native") != 0,
-              "rank %d: one-byte ibcast got %d, ran %s", rank, zc[0], ran ? ran : "(none)");
-    }
-
     /* Two remembered calls alternating on one communicator, as a benchmark
      * puts a barrier between its calls: each keeps its memo (the memo's
      * set once came from the key's low bits, where every blocking
