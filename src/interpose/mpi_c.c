@@ -53,6 +53,25 @@
 /* The same where an identical call never has nothing to move. */
 #define MEMO_BELOW(hit, pmpi_call) MEMO_OR_BELOW(hit, false, pmpi_call)
 
+/* The same where the key comes from a counts array (native.h:
+ * ALLGATHERV_MEMO_KEY, REDUCE_SCATTER_MEMO_KEY: the total, and the largest
+ * block or a hash in the root's place), one pass over its entries (an
+ * intracommunicator's: PMPI_Comm_size of them); only once a call has been
+ * remembered. */
+#define COUNTS_MEMO_BELOW(key, coll, comm, counts, dt, op, pmpi_call)                        \
+    do {                                                                                \
+        int size_ = 0;                                                                  \
+        if (__atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) && (counts) &&         \
+            PMPI_Comm_size((comm), &size_) == MPI_SUCCESS) {                            \
+            int64_t total_;                                                             \
+            int extra_;                                                                 \
+            key((counts), size_, total_, extra_);                                       \
+            MEMO_BELOW(native_memo_hit((coll), CALL_BLOCKING, (comm), total_, (dt), (op), \
+                                       extra_),                                         \
+                       pmpi_call);                                                      \
+        }                                                                               \
+    } while (0)
+
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
@@ -132,18 +151,8 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     PASS_THROUGH(comm, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
-    /* settled on native: the key (REDUCE_SCATTER_MEMO_KEY) from the
-     * counts, one pass over them */
-    int size = 0;
-    if (__atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) && recvcounts &&
-        PMPI_Comm_size(comm, &size) == MPI_SUCCESS) {
-        int64_t total;
-        int hash;
-        REDUCE_SCATTER_MEMO_KEY(recvcounts, size, total, hash);
-        MEMO_BELOW(native_memo_hit(COLIBRI_REDUCE_SCATTER, CALL_BLOCKING, comm, total, datatype,
-                                   op, hash),
-                   PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
-    }
+    COUNTS_MEMO_BELOW(REDUCE_SCATTER_MEMO_KEY, COLIBRI_REDUCE_SCATTER, comm, recvcounts, datatype,
+                      op, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
     return reduce_scatter_int(CALL_BLOCKING, sendbuf, recvbuf, recvcounts, datatype, op, comm,
                               NULL);
 }
@@ -266,19 +275,10 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     PASS_THROUGH(comm, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                        recvtype, comm));
-    /* settled on native: the key (allgatherv_memo_key) from the counts, one
-     * pass over them (an intracommunicator's: size entries) */
-    int size = 0;
-    if (__atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) && recvcounts &&
-        PMPI_Comm_size(comm, &size) == MPI_SUCCESS) {
-        int64_t total;
-        int most;
-        ALLGATHERV_MEMO_KEY(recvcounts, size, total, most);
-        MEMO_BELOW(native_memo_hit(COLIBRI_ALLGATHERV, CALL_BLOCKING, comm, total, recvtype,
-                                   MPI_OP_NULL, most),
-                   PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                   recvtype, comm));
-    }
+    COUNTS_MEMO_BELOW(ALLGATHERV_MEMO_KEY, COLIBRI_ALLGATHERV, comm, recvcounts, recvtype,
+                      MPI_OP_NULL,
+                      PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, comm));
     return allgatherv_int(CALL_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                           displs, recvtype, comm, NULL);
 }
