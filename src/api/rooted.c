@@ -249,10 +249,12 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
      * a persistent one runs it, its schedule built once at the init (and
      * an MPI before MPI-4 has no persistent form; MPICH 4.0's persistent
      * gatherv fails MPI_Testall with every status MPI_SUCCESS) */
-    if (rc == MPI_SUCCESS && v && !op->alg && kind == CALL_PERSISTENT &&
-        select_names_auto(a->coll, requested) && select_by_name_only(a->coll))
-        rc = select_algorithm(a->coll, &c->sp, select_by_name_only(a->coll), &op->alg, msg,
-                              sizeof msg);
+    const char *by_name = rc == MPI_SUCCESS && v && !op->alg && kind == CALL_PERSISTENT &&
+                                  select_names_auto(a->coll, requested)
+                              ? select_by_name_only(a->coll)
+                              : NULL;
+    if (by_name)
+        rc = select_algorithm(a->coll, &c->sp, by_name, &op->alg, msg, sizeof msg);
     /* Online selection (runtime/online_turn.h) for gather and scatter,
      * keyed as bcast is (p, the root, a block's bytes); from here on every
      * return goes through online_turn_end. */

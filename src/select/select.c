@@ -399,14 +399,18 @@ bool select_rules_all_native(colibri_coll coll, const struct sched_params *p)
     return all;
 }
 
-bool select_has_rules(colibri_coll coll)
+/* Whether the tuning file has a rule for coll (for blocking calls, or
+ * for either form). */
+static bool rules_for(colibri_coll coll, bool nonblocking_too)
 {
     const struct tuning_file *t = tuning_in_force();
     for (int i = 0; i < t->n_rules; i++)
-        if (t->rules[i].coll == coll && !t->rules[i].nonblocking)
+        if (t->rules[i].coll == coll && (nonblocking_too || !t->rules[i].nonblocking))
             return true;
     return false;
 }
+
+bool select_has_rules(colibri_coll coll) { return rules_for(coll, false); }
 
 /* What an automatic choice gives: the algorithm (NULL: native), the radix
  * and the segment (elements) to run it with. */
@@ -612,16 +616,19 @@ const char *select_by_name_only(colibri_coll coll)
 
 bool select_always_below(colibri_coll coll)
 {
-    if (!select_names_auto(coll, NULL))
+    /* whether every algorithm of coll is by-name: the catalog is constant,
+     * so scanned once per collective (a race writes the same values) */
+    static signed char by_name_only[COLIBRI_NCOLL]; /* 0: not yet; 1: yes; -1: no */
+    if ((unsigned)coll >= COLIBRI_NCOLL)
         return false;
-    for (int i = 0; i < catalog_count; i++)
-        if (catalog[i].coll == coll && !(catalog[i].restrictions & R_BY_NAME))
-            return false;
-    const struct tuning_file *t = tuning_in_force();
-    for (int i = 0; i < t->n_rules; i++)
-        if (t->rules[i].coll == coll)
-            return false;
-    return true;
+    if (!by_name_only[coll]) {
+        signed char all = 1;
+        for (int i = 0; i < catalog_count; i++)
+            if (catalog[i].coll == coll && !(catalog[i].restrictions & R_BY_NAME))
+                all = -1;
+        by_name_only[coll] = all;
+    }
+    return by_name_only[coll] > 0 && select_names_auto(coll, NULL) && !rules_for(coll, true);
 }
 
 bool select_names_auto(colibri_coll coll, const char *requested)
