@@ -23,6 +23,10 @@ struct online_turn {
     struct online_step step;
     double t0;
     double entry; /* online_turn_entry's time (0: none) */
+    /* native's calls charged from `entry` too: where a settled native call
+     * pays colibri's driver before the MPI's call (an alltoallv that
+     * cannot skip its size agreement: api/alltoall.c) */
+    bool native_from_entry;
 };
 /* At the entry of a blocking call's driver, before anything else: the
  * time from which a colibri candidate is charged (0 where online selection
@@ -55,7 +59,7 @@ static inline void online_turn_clock(struct online_turn *t)
 {
     if (t->s && t->step.timed) {
         const bool native = t->step.cand < 0 || !t->s->cand[t->step.cand];
-        t->t0 = native || t->entry <= 0 ? PMPI_Wtime() : t->entry;
+        t->t0 = (native && !t->native_from_entry) || t->entry <= 0 ? PMPI_Wtime() : t->entry;
     }
 }
 

@@ -223,6 +223,18 @@ static bool settled_on_native(const struct online_shape *s)
     return s->explore_start < 0 && s->winner >= 0 && !s->cand[s->winner];
 }
 
+bool online_other_settled_colibri(const struct online_table *t, int coll,
+                                  const struct online_shape *s)
+{
+    for (int i = 0; i < ONLINE_SHAPES; i++) {
+        const struct online_shape *x = &t->shape[i];
+        if (x != s && x->used && x->key.coll == coll && x->explore_start < 0 &&
+            x->winner >= 0 && x->cand[x->winner])
+            return true;
+    }
+    return false;
+}
+
 void online_skip_after(struct online_skip *k, const struct online_table *t, int coll,
                        struct online_shape *s, const struct online_params *pr)
 {

@@ -243,6 +243,15 @@ double online_fake_seconds(const char *spec, const char *alg, int rank, long lon
 bool online_reuse(const struct online_table *t, const struct online_key *k,
                   const struct algorithm **alg);
 
+/* Whether a shape of `coll` in t other than s has settled on one of
+ * colibri's algorithms (its winner not native).  While one has, the
+ * communicator's alltoallv calls cannot skip their size agreement
+ * (online_skip_after), so a call of s settled on native would pay the
+ * agreement and colibri's driver before the MPI's call: online_turn.h
+ * charges native's exploring calls from the driver's entry then. */
+bool online_other_settled_colibri(const struct online_table *t, int coll,
+                                  const struct online_shape *s);
+
 /* A memo of an identical call (api/reductions.c, runtime/native.h) made
  * when the shape was settled with `stamp` may serve this call: it is
  * counted as the full path would count it.  False once the shape decided
