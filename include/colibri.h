@@ -392,6 +392,9 @@ struct colibri_setup_stats {
                                       below, or had nothing to move): an identical
                                       call after one is served there without
                                       colibri's driver, while the memo stays */
+    long long named_skipped;       /* interposed MPI_Alltoallv calls that went to the
+                                      MPI below with the caller's arrays because
+                                      COLIBRI_ALLTOALLV_ALGORITHM=native names it */
 };
 
 int colibri_setup_stats(struct colibri_setup_stats *stats);

@@ -254,6 +254,13 @@ bool online_skip_sizes_of(MPI_Comm comm)
     struct comm_state *cs = online_skip_state(comm);
     if (!cs)
         return false;
+    const char *named = config_get()->algorithm[COLIBRI_ALLTOALLV];
+    if (named[0] == 'n' && strcmp(named, "native") == 0) {
+        setup_stats.named_skipped++;
+        cs->last[COLIBRI_ALLTOALLV] = "native";
+        stats_count(NULL, COLIBRI_ALLTOALLV, CALL_BLOCKING);
+        return true;
+    }
     if (cs->rules_native_interposed && cs->rules_native_gen == config_get()->generation + 1) {
         rule_skip(cs, CALL_BLOCKING);
         return true;

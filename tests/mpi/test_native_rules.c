@@ -118,10 +118,12 @@ int main(int argc, char **argv)
         *rd = rc + size;
     int *vs = malloc(64 * (size_t)size * sizeof *vs), *vr = malloc(64 * (size_t)size * sizeof *vr);
     char file[256];
-    for (int f = 0; f < 3; f++) {
+    for (int f = 0; f < 4; f++) {
         /* f 0: every size native for any layout; 1: the same for this
          * communicator's node shape only (the layout is read); 2: native
-         * only to 64 bytes, pairwise above */
+         * only to 64 bytes, pairwise above; 3: no rule, but
+         * COLIBRI_ALLTOALLV_ALGORITHM=native (named_skipped: the interposed
+         * call hands the caller's arrays below) */
         int ppn = 0, nodes = 0;
         if (f == 1) {
             int n_nodes = 0, *node_of = malloc((size_t)size * sizeof *node_of);
@@ -138,7 +140,11 @@ int main(int argc, char **argv)
                           : "alltoallv 0 64 1 100000 native\n"
                             "alltoallv 65 9223372036854775807 1 100000 pairwise\n",
                  ppn, nodes);
-        use_rules(file);
+        use_rules(f == 3 ? "" : file);
+        if (f == 3) {
+            setenv("COLIBRI_ALLTOALLV_ALGORITHM", "native", 1);
+            colibri_config_reload();
+        }
         struct colibri_setup_stats s0, s1;
         colibri_setup_stats(&s0);
         for (int i = 0; i < 5; i++) {
@@ -161,6 +167,16 @@ int main(int argc, char **argv)
                   bad);
         }
         colibri_setup_stats(&s1);
+        if (f == 3) {
+            unsetenv("COLIBRI_ALLTOALLV_ALGORITHM");
+            colibri_config_reload();
+            check(s1.named_skipped - s0.named_skipped == 5 && s1.rule_skipped == s0.rule_skipped,
+                  "rank %d: %lld of 5 alltoallv calls named native went below with the "
+                  "caller's arrays (want 5)",
+                  rank, s1.named_skipped - s0.named_skipped);
+            expect(MPI_COMM_WORLD, COLIBRI_ALLTOALLV, "native", "alltoallv named native");
+            continue;
+        }
         const long long skipped = s1.rule_skipped - s0.rule_skipped;
         check(f == 2 ? skipped == 0 : skipped >= 4,
               "rank %d, rules %d: %lld of 5 alltoallv calls went below without an agreement "
