@@ -316,6 +316,9 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * blocks are the same size everywhere; alltoallv's may not be): nothing
      * to do (a named algorithm still runs, and colibri_last_algorithm names
      * it) */
+    if (kind == CALL_NONBLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
+        wants_auto(a->coll, requested))
+        return nothing_started(a->comm, a->coll, req); /* a request already complete */
     if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
         wants_auto(a->coll, requested))
         return nothing_ran(a->comm, a->coll, !requested && predefined(a->recvtype), a->recvcount,

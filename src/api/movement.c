@@ -153,6 +153,12 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         snprintf(msg, sizeof msg, "invalid datatype");
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
+    /* valid, automatic, nonblocking, and nothing to move: an allgather's
+     * blocks and a bcast's message have the same size on every rank */
+    if (kind == CALL_NONBLOCKING &&
+        (a->coll == COLIBRI_ALLGATHER || a->coll == COLIBRI_BCAST) &&
+        rcv.count * rcv.dti.size == 0 && wants_auto(a->coll, requested))
+        return nothing_started(a->comm, a->coll, req);
 
     /* The blocking call lives on the stack. */
     struct movement_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);

@@ -513,6 +513,9 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     int rc = validate_call(&v, msg, sizeof msg);
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
+    if (kind == CALL_NONBLOCKING && nothing_to_reduce(a, v.size) &&
+        select_names_auto(a->coll, requested))
+        return nothing_started(a->comm, a->coll, req); /* a request already complete */
     if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size) && select_names_auto(a->coll, requested))
         return nothing_ran(a->comm, a->coll, /* valid, automatic, no element anywhere */
                            !requested && a->coll != COLIBRI_REDUCE_SCATTER && predefined(a->dt),

@@ -193,6 +193,13 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
         snprintf(msg, sizeof msg, "invalid datatype");
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fn, rc, msg);
+    /* valid, automatic, nonblocking, and every block empty: a gather's or
+     * scatter's blocks are the same size on every rank (the root's each
+     * match another rank's one), so every rank knows it alike */
+    if (kind == CALL_NONBLOCKING && !v &&
+        (root ? many.count * many.dti.size : one.count * one.dti.size) == 0 &&
+        wants_auto(a->coll, requested))
+        return nothing_started(a->comm, a->coll, req);
 
     /* The blocking call lives on the stack. */
     struct rooted_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);
