@@ -318,7 +318,9 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * it) */
     if (kind == CALL_NONBLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
         wants_auto(a->coll, requested))
-        return nothing_started(a->comm, a->coll, req); /* a request already complete */
+        return nothing_started(a->comm, a->coll, /* a request already complete */
+                               !requested && predefined(a->recvtype), a->recvcount, a->recvtype,
+                               MPI_OP_NULL, 0, req);
     if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
         wants_auto(a->coll, requested))
         return nothing_ran(a->comm, a->coll, !requested && predefined(a->recvtype), a->recvcount,

@@ -158,7 +158,9 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     if (kind == CALL_NONBLOCKING &&
         (a->coll == COLIBRI_ALLGATHER || a->coll == COLIBRI_BCAST) &&
         rcv.count * rcv.dti.size == 0 && wants_auto(a->coll, requested))
-        return nothing_started(a->comm, a->coll, req);
+        return nothing_started(a->comm, a->coll, !requested && predefined(a->recvtype),
+                               a->recvcount, a->recvtype, MPI_OP_NULL,
+                               a->coll == COLIBRI_BCAST ? a->root : 0, req);
 
     /* The blocking call lives on the stack. */
     struct movement_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);

@@ -515,7 +515,12 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
         return raise_error(a->comm, fname, rc, msg);
     if (kind == CALL_NONBLOCKING && nothing_to_reduce(a, v.size) &&
         select_names_auto(a->coll, requested))
-        return nothing_started(a->comm, a->coll, req); /* a request already complete */
+        return nothing_started(a->comm, a->coll, /* a request already complete */
+                               !requested && predefined(a->dt) &&
+                                   (a->coll == COLIBRI_ALLREDUCE || a->coll == COLIBRI_REDUCE ||
+                                    a->coll == COLIBRI_REDUCE_SCATTER_BLOCK),
+                               a->count, a->dt, a->op, a->coll == COLIBRI_REDUCE ? a->root : 0,
+                               req);
     if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size) && select_names_auto(a->coll, requested))
         return nothing_ran(a->comm, a->coll, /* valid, automatic, no element anywhere */
                            !requested && a->coll != COLIBRI_REDUCE_SCATTER && predefined(a->dt),

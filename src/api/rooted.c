@@ -199,7 +199,7 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     if (kind == CALL_NONBLOCKING && !v &&
         (root ? many.count * many.dti.size : one.count * one.dti.size) == 0 &&
         wants_auto(a->coll, requested))
-        return nothing_started(a->comm, a->coll, req);
+        return nothing_started(a->comm, a->coll, false, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, 0, req);
 
     /* The blocking call lives on the stack. */
     struct rooted_op local, *e = kind == CALL_BLOCKING ? &local : malloc(sizeof *e);

@@ -50,6 +50,19 @@
         if (memo_hit_ != NATIVE_MEMO_MISS)                                              \
             return pmpi_call;                                                           \
     } while (0)
+/* A nonblocking call's: the MPI's call for NATIVE_MEMO_BELOW; for
+ * NATIVE_MEMO_NOTHING (an identical call, checked then, had nothing to
+ * move) a request already complete (native.h, nothing_request).  Looked
+ * up only where the arguments the memo does not key on are the same. */
+#define MEMO_OR_STARTED(hit, comm, request, pmpi_call)                                  \
+    do {                                                                                \
+        const int memo_hit_ = (hit);                                                    \
+        if (memo_hit_ == NATIVE_MEMO_NOTHING)                                           \
+            return nothing_request((comm), (request));                                  \
+        if (memo_hit_ == NATIVE_MEMO_BELOW)                                             \
+            return pmpi_call;                                                           \
+    } while (0)
+
 /* The same where an identical call never has nothing to move. */
 #define MEMO_BELOW(hit, pmpi_call) MEMO_OR_BELOW(hit, false, pmpi_call)
 
@@ -303,8 +316,9 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    MEMO_BELOW(native_memo_hit(COLIBRI_ALLREDUCE, CALL_NONBLOCKING, comm, count, datatype, op, 0),
-               PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
+    MEMO_OR_STARTED(
+        native_memo_hit(COLIBRI_ALLREDUCE, CALL_NONBLOCKING, comm, count, datatype, op, 0), comm,
+        request, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     PASS_THROUGH(comm, PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request));
     return colibri_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL, request);
 }
@@ -312,6 +326,9 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request)
 {
+    MEMO_OR_STARTED(
+        native_memo_hit(COLIBRI_REDUCE, CALL_NONBLOCKING, comm, count, datatype, op, root), comm,
+        request, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     PASS_THROUGH(comm, PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request));
     return colibri_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, request);
 }
@@ -320,6 +337,11 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                               MPI_Request *request)
 {
+    MEMO_OR_STARTED(native_memo_hit(COLIBRI_REDUCE_SCATTER_BLOCK, CALL_NONBLOCKING, comm,
+                                    recvcount, datatype, op, 0),
+                    comm, request,
+                    PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                               request));
     PASS_THROUGH(comm, PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
                                                   request));
     return colibri_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
@@ -338,6 +360,12 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    if (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))
+        MEMO_OR_STARTED(native_memo_hit(COLIBRI_ALLTOALL, CALL_NONBLOCKING, comm, recvcount,
+                                        recvtype, MPI_OP_NULL, 0),
+                        comm, request,
+                        PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       comm, request));
     PASS_THROUGH(comm, PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                       comm, request));
     return colibri_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
@@ -357,6 +385,12 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    if (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))
+        MEMO_OR_STARTED(native_memo_hit(COLIBRI_ALLGATHER, CALL_NONBLOCKING, comm, recvcount,
+                                        recvtype, MPI_OP_NULL, 0),
+                        comm, request,
+                        PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        comm, request));
     PASS_THROUGH(comm, PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                        comm, request));
     return colibri_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -376,6 +410,9 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request *request)
 {
+    MEMO_OR_STARTED(native_memo_hit(COLIBRI_BCAST, CALL_NONBLOCKING, comm, count, datatype,
+                                    MPI_OP_NULL, root),
+                    comm, request, PMPI_Ibcast(buffer, count, datatype, root, comm, request));
     PASS_THROUGH(comm, PMPI_Ibcast(buffer, count, datatype, root, comm, request));
     return colibri_ibcast(buffer, count, datatype, root, comm, NULL, request);
 }

@@ -264,13 +264,19 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_
     return MPI_SUCCESS;
 }
 
-int nothing_started(MPI_Comm comm, colibri_coll coll, MPI_Request *req)
+int nothing_started(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_Datatype dt,
+                    MPI_Op op, int root, MPI_Request *req)
 {
-    struct comm_state *cs = online_skip_state(comm); /* (no state made for it) */
-    if (cs)
+    /* the state made at a first call only where a memo needs it */
+    struct comm_state *cs = NULL;
+    if (memo ? comm_state_get(comm, &cs) == MPI_SUCCESS : (cs = online_skip_state(comm)) != NULL) {
         cs->last[coll] = "none";
+        if (memo)
+            native_memo_note(coll, CALL_NONBLOCKING, comm, count, dt, op, root, cs, NULL, NULL)
+                ->nothing = true;
+    }
     stats_count_none(coll, CALL_NONBLOCKING);
-    return PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, req);
+    return nothing_request(comm, req);
 }
 
 bool native_always_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind)

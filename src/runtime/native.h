@@ -66,13 +66,20 @@ int nothing_ran(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_
 /* The same for a valid automatic nonblocking call with nothing to move
  * (every rank knows it from its own arguments: counts that are the same
  * everywhere): *req becomes a request that is already complete, a receive
- * from MPI_PROC_NULL on comm, which the MPI below completes at once and
- * every completion call and MPI_Request_free accept (a collective request
- * of the MPI's own would not do: Debian's MPICH 4.0 refuses
- * MPI_Request_free on one).  Counted as "none".  An empty schedule's
- * request cost 1-2.6 us where the MPIs' own zero-byte nonblocking
- * collectives take 0.06-0.16 (IMB-NBC, Intel MPI, MPICH 4 and 5, 2 ranks). */
-int nothing_started(MPI_Comm comm, colibri_coll coll, MPI_Request *req);
+ * from MPI_PROC_NULL on comm (nothing_request), which the MPI below
+ * completes at once and every completion call and MPI_Request_free
+ * accept (a collective request of the MPI's own would not do: Debian's
+ * MPICH 4.0 refuses MPI_Request_free on one).  Counted as "none"; `memo`
+ * as for nothing_ran: an identical call gets its request at the entry
+ * point (NATIVE_MEMO_NOTHING).  An empty schedule's request cost 1-2.6 us
+ * where the MPIs' own zero-byte nonblocking collectives take 0.06-0.16
+ * (IMB-NBC, Intel MPI, MPICH 4 and 5, 2 ranks). */
+int nothing_started(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, MPI_Datatype dt,
+                    MPI_Op op, int root, MPI_Request *req);
+static inline int nothing_request(MPI_Comm comm, MPI_Request *req)
+{
+    return PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, req);
+}
 
 /* A nonblocking gatherv or scatterv at its interposed entry point: true
  * (the call counted as native, colibri_last_algorithm saying so) when
