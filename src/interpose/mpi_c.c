@@ -63,6 +63,19 @@
             return pmpi_call;                                                           \
     } while (0)
 
+/* MEMO_OR_STARTED for MPI_Ialltoall and MPI_Iallgather (their arguments
+ * by these names, `pmpi` the MPI's call): keyed by the receive side,
+ * looked up where the send side is the same or in place. */
+#define BLOCKS_MEMO_OR_STARTED(coll, pmpi)                                              \
+    do {                                                                                \
+        if (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))\
+            MEMO_OR_STARTED(native_memo_hit((coll), CALL_NONBLOCKING, comm, recvcount,  \
+                                            recvtype, MPI_OP_NULL, 0),                  \
+                            comm, request,                                              \
+                            pmpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,      \
+                                 recvtype, comm, request));                             \
+    } while (0)
+
 /* The same where an identical call never has nothing to move. */
 #define MEMO_BELOW(hit, pmpi_call) MEMO_OR_BELOW(hit, false, pmpi_call)
 
@@ -360,12 +373,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))
-        MEMO_OR_STARTED(native_memo_hit(COLIBRI_ALLTOALL, CALL_NONBLOCKING, comm, recvcount,
-                                        recvtype, MPI_OP_NULL, 0),
-                        comm, request,
-                        PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                       comm, request));
+    BLOCKS_MEMO_OR_STARTED(COLIBRI_ALLTOALL, PMPI_Ialltoall);
     PASS_THROUGH(comm, PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                       comm, request));
     return colibri_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
@@ -385,12 +393,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))
-        MEMO_OR_STARTED(native_memo_hit(COLIBRI_ALLGATHER, CALL_NONBLOCKING, comm, recvcount,
-                                        recvtype, MPI_OP_NULL, 0),
-                        comm, request,
-                        PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                        comm, request));
+    BLOCKS_MEMO_OR_STARTED(COLIBRI_ALLGATHER, PMPI_Iallgather);
     PASS_THROUGH(comm, PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                        comm, request));
     return colibri_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
