@@ -316,15 +316,14 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
      * blocks are the same size everywhere; alltoallv's may not be): nothing
      * to do (a named algorithm still runs, and colibri_last_algorithm names
      * it) */
-    if (kind == CALL_NONBLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
-        wants_auto(a->coll, requested))
-        return nothing_started(a->comm, a->coll, /* a request already complete */
-                               !requested && predefined(a->recvtype), a->recvcount, a->recvtype,
-                               MPI_OP_NULL, 0, req);
-    if (kind == CALL_BLOCKING && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
-        wants_auto(a->coll, requested))
-        return nothing_ran(a->comm, a->coll, !requested && predefined(a->recvtype), a->recvcount,
-                           a->recvtype, MPI_OP_NULL, 0);
+    if (kind != CALL_PERSISTENT && a->coll == COLIBRI_ALLTOALL && rcv.count * rcv.dti.size == 0 &&
+        wants_auto(a->coll, requested)) {
+        const bool memo = !requested && predefined(a->recvtype);
+        return kind == CALL_BLOCKING /* a nonblocking call: a request already complete */
+                   ? nothing_ran(a->comm, a->coll, memo, a->recvcount, a->recvtype, MPI_OP_NULL, 0)
+                   : nothing_started(a->comm, a->coll, memo, a->recvcount, a->recvtype,
+                                     MPI_OP_NULL, 0, req);
+    }
     /* valid, automatic, and every alltoallv shape agreed on so far settled
      * on native: no size agreement, the MPI below (select/online.h,
      * struct online_skip; MPI_Alltoallv asks before it widens anything) */

@@ -513,18 +513,24 @@ static int run(struct native_args *a, const char *requested, enum call_kind kind
     int rc = validate_call(&v, msg, sizeof msg);
     if (rc != MPI_SUCCESS)
         return raise_error(a->comm, fname, rc, msg);
-    if (kind == CALL_NONBLOCKING && nothing_to_reduce(a, v.size) &&
-        select_names_auto(a->coll, requested))
-        return nothing_started(a->comm, a->coll, /* a request already complete */
-                               !requested && predefined(a->dt) &&
-                                   (a->coll == COLIBRI_ALLREDUCE || a->coll == COLIBRI_REDUCE ||
-                                    a->coll == COLIBRI_REDUCE_SCATTER_BLOCK),
-                               a->count, a->dt, a->op, a->coll == COLIBRI_REDUCE ? a->root : 0,
-                               req);
-    if (kind == CALL_BLOCKING && nothing_to_reduce(a, v.size) && select_names_auto(a->coll, requested))
-        return nothing_ran(a->comm, a->coll, /* valid, automatic, no element anywhere */
-                           !requested && a->coll != COLIBRI_REDUCE_SCATTER && predefined(a->dt),
-                           a->count, a->dt, a->op, a->coll == COLIBRI_REDUCE ? a->root : 0);
+    /* valid, automatic, no element anywhere: nothing runs (a nonblocking
+     * call gets a request already complete); remembered where the entry
+     * point looks an identical call up */
+    if (kind != CALL_PERSISTENT && nothing_to_reduce(a, v.size) &&
+        select_names_auto(a->coll, requested)) {
+        const int root = a->coll == COLIBRI_REDUCE ? a->root : 0;
+        return kind == CALL_BLOCKING
+                   ? nothing_ran(a->comm, a->coll,
+                                 !requested && a->coll != COLIBRI_REDUCE_SCATTER &&
+                                     predefined(a->dt),
+                                 a->count, a->dt, a->op, root)
+                   : nothing_started(a->comm, a->coll,
+                                     !requested && predefined(a->dt) &&
+                                         (a->coll == COLIBRI_ALLREDUCE ||
+                                          a->coll == COLIBRI_REDUCE ||
+                                          a->coll == COLIBRI_REDUCE_SCATTER_BLOCK),
+                                     a->count, a->dt, a->op, root, req);
+    }
     if (pair_goes_native(a->op, a->dt))
         return pair_to_native(a, requested, kind, req, fname);
 

@@ -218,9 +218,14 @@ bool online_reuse(const struct online_table *t, const struct online_key *k,
     return false;
 }
 
+static bool settled(const struct online_shape *s)
+{
+    return s->explore_start < 0 && s->winner >= 0;
+}
+
 static bool settled_on_native(const struct online_shape *s)
 {
-    return s->explore_start < 0 && s->winner >= 0 && !s->cand[s->winner];
+    return settled(s) && !s->cand[s->winner];
 }
 
 bool online_other_settled_colibri(const struct online_table *t, int coll,
@@ -228,8 +233,7 @@ bool online_other_settled_colibri(const struct online_table *t, int coll,
 {
     for (int i = 0; i < ONLINE_SHAPES; i++) {
         const struct online_shape *x = &t->shape[i];
-        if (x != s && x->used && x->key.coll == coll && x->explore_start < 0 &&
-            x->winner >= 0 && x->cand[x->winner])
+        if (x != s && x->used && x->key.coll == coll && settled(x) && !settled_on_native(x))
             return true;
     }
     return false;
