@@ -15,6 +15,7 @@
 #   FLAT=1 P=1024 COLLS=gather ...                        one rank a host
 #                                      (platforms/cluster-1024.xml)
 #   BUILTINS="ompi mpich" ...          only these of SMPI's built-ins
+#   OURS=node_rails,auto ...           only these of colibri's
 # Gather and scatter use root 0, the v forms equal blocks, scan and exscan
 # a sum of doubles (SIZES in bytes).  SMPI has no selectable scan, exscan,
 # gatherv or scatterv: its default ("default") is the one compared.
@@ -57,7 +58,7 @@ for coll in $COLLS; do
            builtins="default ompi_recursivedoubling ompi_bruck ompi mpich mvapich2" ;;
   allgather) ours=node_rails,recursive_doubling,bruck,ring,auto
              builtins="rdb bruck ring pair ompi mpich mvapich2" ;;
-  allgatherv) ours=recursive_doubling,ring,bruck,auto
+  allgatherv) ours=node_rails,recursive_doubling,ring,bruck,auto
               builtins="GB pair ring ompi_neighborexchange ompi_bruck mpich mvapich2 ompi" ;;
   gather) ours=node_leader,binomial,linear,auto
           builtins="ompi_basic_linear ompi_binomial ompi_linear_sync mpich mvapich2 ompi" ;;
@@ -68,6 +69,7 @@ for coll in $COLLS; do
   *) echo "unknown collective $coll" >&2; exit 2 ;;
   esac
   builtins=${BUILTINS:-$builtins}
+  ours=${OURS:-$ours}
   sizes=$SIZES
   [ "$coll" = barrier ] && sizes=0
   start=$SECONDS

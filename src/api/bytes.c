@@ -131,7 +131,7 @@ static bool may_be_node_aware(colibri_coll coll, const char *requested)
     const char *name = requested ? requested : config_get()->algorithm[coll];
     if (!name || !*name || strcmp(name, "auto") == 0)
         return coll == COLIBRI_BCAST || coll == COLIBRI_BARRIER || coll == COLIBRI_ALLGATHER ||
-               coll == COLIBRI_GATHER || coll == COLIBRI_SCATTER;
+               coll == COLIBRI_ALLGATHERV || coll == COLIBRI_GATHER || coll == COLIBRI_SCATTER;
     const struct algorithm *a = catalog_find(coll, name);
     return a && (a->restrictions & R_NODE_AWARE);
 }

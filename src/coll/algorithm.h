@@ -184,6 +184,7 @@ DECLARE_ALGORITHM(allgather, node_rails);
 DECLARE_ALGORITHM(allgatherv, recursive_doubling);
 DECLARE_ALGORITHM(allgatherv, ring);
 DECLARE_ALGORITHM(allgatherv, bruck);
+DECLARE_ALGORITHM(allgatherv, node_rails);
 
 DECLARE_ALGORITHM(bcast, binomial);
 DECLARE_ALGORITHM(bcast, scatter_allgather);

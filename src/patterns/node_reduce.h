@@ -111,6 +111,21 @@ static inline int64_t node_gather_piece(int64_t C, int Lmax, int p)
     return p > 0 ? (int64_t)(Lmax + 1) * C / p : 0;
 }
 
+/* A node-aware allgatherv's piece of a block of n bytes in use u, for
+ * pieces of `piece` bytes (node_gather_piece): bytes [u piece, u piece +
+ * len) of the block, len between 0 (a block shorter than u pieces) and
+ * `piece`.  The uses of a call: enough for its largest block, one at least
+ * (so that an empty call still takes part in the slots' protocol). */
+static inline int64_t node_v_piece_len(int64_t n, int64_t u, int64_t piece)
+{
+    const int64_t rest = n - u * piece;
+    return rest <= 0 ? 0 : rest < piece ? rest : piece;
+}
+static inline int64_t node_v_uses(int64_t largest, int64_t piece)
+{
+    return largest <= piece ? 1 : (largest + piece - 1) / piece;
+}
+
 /* Slice i of R of m elements: [m i / R, m (i+1) / R), lengths differing by
  * at most one. */
 static inline int64_t node_slice_at(int64_t m, int i, int R) { return m * i / R; }

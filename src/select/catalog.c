@@ -73,6 +73,7 @@ const struct algorithm catalog[] = {
     ALG(allgatherv, COLIBRI_ALLGATHERV, recursive_doubling, 0),
     ALG(allgatherv, COLIBRI_ALLGATHERV, ring, 0),
     ALG_K(allgatherv, COLIBRI_ALLGATHERV, bruck, 0),
+    ALG(allgatherv, COLIBRI_ALLGATHERV, node_rails, R_NODE_AWARE),
 
     ALG(bcast, COLIBRI_BCAST, binomial, 0),
     ALG(bcast, COLIBRI_BCAST, scatter_allgather, 0),
@@ -141,7 +142,8 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
         return "needs a node reduction segment that holds an element of the type "
                "(COLIBRI_NODE_SHM_BYTES)";
     if ((a->restrictions & R_NODE_AWARE) &&
-        (a->coll == COLIBRI_ALLGATHER || a->coll == COLIBRI_GATHER || a->coll == COLIBRI_SCATTER) &&
+        (a->coll == COLIBRI_ALLGATHER || a->coll == COLIBRI_ALLGATHERV ||
+         a->coll == COLIBRI_GATHER || a->coll == COLIBRI_SCATTER) &&
         node_gather_piece(p->node_chunk, node_max_ranks(p->layout->n_nodes, p->layout->node_start),
                           p->size) < 1)
         return "needs a node reduction segment that holds a byte of every rank's block "

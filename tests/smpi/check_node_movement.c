@@ -1,12 +1,14 @@
 /*
  * The node-aware data-movement algorithms (bcast, barrier, gather and
- * scatter node_leader, allgather node_rails) and auto under SimGrid SMPI with
+ * scatter node_leader, allgather and allgatherv node_rails) and auto under SimGrid SMPI with
  * several ranks per host (the hostfile's placement), against serial
  * expectations computed here, never against the MPI below:
  *  - bcast: roots 0, p-1 and p/2, 0 to 70000 bytes (many chunks through
  *    a small segment), blocking, nonblocking and persistent;
  *  - allgather: blocks of 0 to 9000 bytes, in place or not, blocking,
  *    nonblocking and persistent;
+ *  - allgatherv: uneven blocks of 0 to 9000 bytes (every third empty) in
+ *    reverse rank order with gaps, in place or not, the three forms;
  *  - gather and scatter: roots 0, p-1 and p/2, blocks of 0 to 9000 bytes,
  *    in place at the root or not, blocking, nonblocking and persistent;
  *  - barrier: every rank enters at its own simulated time (rank r sleeps
@@ -121,6 +123,59 @@ static void check_allgather(const char *alg)
     free(out);
 }
 
+/* allgatherv: rank j's block of (j * 37 + k * 1000) % 9001 bytes (every
+ * third one empty), placed in reverse rank order with 5-byte gaps, in place
+ * or not, the three forms. */
+static void check_allgatherv(const char *alg)
+{
+    MPI_Count *rc = malloc((size_t)size * sizeof *rc);
+    MPI_Aint *rd = malloc((size_t)size * sizeof *rd);
+    unsigned char *in = malloc(9001), *out = malloc((size_t)9006 * size);
+    int call = 0;
+    for (int form = 0; form < 3; form++)
+        for (int ip = 0; ip < 2; ip++)
+            for (int k = 0; k < 3; k++, call++) {
+                MPI_Aint at = 0;
+                for (int q = size - 1; q >= 0; q--) {
+                    rc[q] = q % 3 == 1 ? 0 : (q * 37 + k * 1000) % 9001;
+                    rd[q] = at, at += rc[q] + 5;
+                }
+                memset(out, 0xEE, (size_t)at);
+                for (int t = 0; t < rc[rank]; t++)
+                    (ip ? out + rd[rank] : in)[t] = byte_of(rank, call, t);
+                const void *sb = ip ? MPI_IN_PLACE : in;
+                MPI_Request r;
+                const MPI_Count mine = rc[rank];
+                int e = form == 0 ? colibri_allgatherv(sb, mine, MPI_BYTE, out, rc, rd,
+                                                       MPI_BYTE, MPI_COMM_WORLD, alg)
+                        : form == 1 ? colibri_iallgatherv(sb, mine, MPI_BYTE, out, rc, rd,
+                                                          MPI_BYTE, MPI_COMM_WORLD, alg, &r)
+                                    : colibri_allgatherv_init(sb, mine, MPI_BYTE, out, rc,
+                                                              rd, MPI_BYTE, MPI_COMM_WORLD, alg,
+                                                              &r);
+                if (e == MPI_SUCCESS)
+                    finish(form, &r);
+                int ok = e == MPI_SUCCESS;
+                for (int j = 0; j < size && ok; j++) {
+                    for (int t = 0; t < rc[j] && ok; t++)
+                        ok = out[rd[j] + t] == byte_of(j, call, t);
+                    for (int t = 0; t < 5 && ok; t++) /* the gap after it */
+                        ok = out[rd[j] + rc[j] + t] == 0xEE;
+                }
+                if (ok && alg && form == 0)
+                    ok = strcmp(colibri_last_algorithm(MPI_COMM_WORLD, COLIBRI_ALLGATHERV), alg) ==
+                         0;
+                char what[160];
+                snprintf(what, sizeof what, "allgatherv %s form %d%s k %d", alg ? alg : "auto",
+                         form, ip ? " in place" : "", k);
+                smpi_report(ok, what);
+            }
+    free(rc);
+    free(rd);
+    free(in);
+    free(out);
+}
+
 /* gather (g) or scatter: roots 0, p-1 and p/2, blocks of 0 to 9000
  * bytes, in place at the root or not, the three forms. */
 static void check_rooted(const char *alg, bool g)
@@ -228,8 +283,10 @@ int main(int argc, char **argv)
             check_rooted(alg, true);
             check_rooted(alg, false);
         }
-        if (!alg || strcmp(name, "node_rails") == 0)
+        if (!alg || strcmp(name, "node_rails") == 0) {
             check_allgather(alg);
+            check_allgatherv(alg);
+        }
     }
     /* every count is agreed over the ranks (smpi_report) */
     if (rank == 0)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The node-aware data-movement algorithms (bcast, barrier, gather and
-# scatter node_leader, allgather node_rails) and auto under SMPI with several ranks per host,
+# scatter node_leader, allgather and allgatherv node_rails) and auto under SMPI with several ranks per host,
 # against serial expectations (check_node_movement.c): 4 hosts x 4 ranks,
 # hosts of 5, 2 and 7 ranks (uneven: 2 rails), one host of 6, ranks placed
 # round-robin over 4 hosts, one rank per host; and the 5-2-7 layout again

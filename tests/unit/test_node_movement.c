@@ -163,6 +163,59 @@ static void test_allgather(void)
            check_failed == before ? "ok" : "FAILED", runs);
 }
 
+/* Allgatherv's block sizes for a case: equal, uneven with empty blocks,
+ * one long block among short ones, all empty. */
+#define V_PATTERNS 4
+static void v_counts(int pattern, int p, int64_t b, int64_t *n)
+{
+    for (int j = 0; j < p; j++)
+        n[j] = pattern == 0   ? b
+               : pattern == 1 ? (j % 4 == 1 ? 0 : (j * 7 + 3) % (b + 2))
+               : pattern == 2 ? (j == p / 2 ? 3 * b + 2 : 1)
+                              : 0;
+}
+
+/* allgatherv node_rails: every layout, the four patterns of block sizes,
+ * packed or reversed with gaps, in place or not, pieces of 1 and 2 bytes
+ * (many uses of the slots: the longest block needs the most) and whole
+ * blocks.  And the pure piece arithmetic. */
+static void test_allgatherv(void)
+{
+    const struct algorithm *a = lb_alg(COLIBRI_ALLGATHERV, "node_rails");
+    const long long before = check_failed;
+    int runs = 0;
+    check(node_v_piece_len(10, 0, 4) == 4 && node_v_piece_len(10, 2, 4) == 2 &&
+              node_v_piece_len(10, 3, 4) == 0 && node_v_piece_len(0, 0, 4) == 0 &&
+              node_v_uses(0, 4) == 1 && node_v_uses(4, 4) == 1 && node_v_uses(5, 4) == 2 &&
+              node_v_uses(9, 1) == 9,
+          "allgatherv pieces and uses");
+    int64_t *n = malloc(256 * sizeof *n);
+    for (int k = 0; k < N_LAYOUTS && n; k++) {
+        const int p = layout_sizes[k];
+        const int Lmax = node_max_ranks(lay[k].l.n_nodes, lay[k].l.node_start);
+        const int64_t chunks[] = {(p + Lmax) / (Lmax + 1), (2 * p + Lmax) / (Lmax + 1), 1000};
+        for (int pat = 0; pat < V_PATTERNS; pat++)
+            for (unsigned ci = 0; ci < 3; ci++)
+                for (int ip = 0; ip < 2; ip++)
+                    for (int dl = 0; dl < 2; dl++)
+                        for (int64_t b = 1; b <= 17; b = b * 3 + 2) {
+                            if ((p > 64 && (b > 5 || dl)) || (pat == 3 && b > 1))
+                                continue;
+                            v_counts(pat, p, b, n);
+                            struct lb_case c = {.alg = a, .p = p, .counts = n, .in_place = ip,
+                                                .displs = dl ? LB_REVERSED : LB_PACKED,
+                                                .layout = &lay[k].l, .node_chunk = chunks[ci],
+                                                .calls = 3};
+                            if (!run(&c, layout_names[k], NULL))
+                                fprintf(stderr, "  (pattern %d, block %lld)\n", pat, (long long)b);
+                            runs++;
+                        }
+    }
+    free(n);
+    printf("%-10s %-12s %s (%d runs of 3 calls)\n", "allgatherv", a->name,
+           check_failed == before ? "ok" : "FAILED", runs);
+}
+
 /* gather and scatter node_leader: every layout, four roots, in place or
  * not at the root, pieces of 1 and 2 bytes (many uses of the slots) and
  * whole blocks. */
@@ -302,6 +355,16 @@ static int drop_each(struct lb_case c, const char *layout, int *caught)
                                   .elem_size = 1, .in_place = c.in_place, .radix = c.radix,
                                   .layout = l, .node_chunk = c.node_chunk,
                                   .inner = c.inner ? c.inner->build : NULL};
+        int64_t v[2 * 16]; /* allgatherv: the blocks' bytes and places (p <= 16 here) */
+        if (c.alg->coll == COLIBRI_ALLGATHERV) {
+            lb_layout(&c, r, false, v, v + p);
+            sp.rcounts = v, sp.rdispls = v + p;
+            sp.count = sp.volume_max = 0;
+            for (int j = 0; j < p; j++) {
+                sp.count += v[j];
+                sp.volume_max = v[j] > sp.volume_max ? v[j] : sp.volume_max;
+            }
+        }
         struct schedule s;
         sched_init(&s);
         c.alg->build(&sp, &s);
@@ -351,11 +414,12 @@ static void test_dropped_waits(void)
     const struct algorithm *bc = lb_alg(COLIBRI_BCAST, "node_leader");
     const struct algorithm *ba = lb_alg(COLIBRI_BARRIER, "node_leader");
     const struct algorithm *ag = lb_alg(COLIBRI_ALLGATHER, "node_rails");
+    const struct algorithm *agv = lb_alg(COLIBRI_ALLGATHERV, "node_rails");
     const struct algorithm *bin = lb_alg(COLIBRI_BCAST, "binomial");
     const struct algorithm *dis = lb_alg(COLIBRI_BARRIER, "dissemination");
     const struct algorithm *ga = lb_alg(COLIBRI_GATHER, "node_leader");
     const struct algorithm *sc = lb_alg(COLIBRI_SCATTER, "node_leader");
-    int tried[5] = {0}, caught[5] = {0};
+    int tried[6] = {0}, caught[6] = {0};
     const long long before = check_failed;
     for (int k = 0; k < 3; k++) {
         const int p = ps[k];
@@ -374,6 +438,25 @@ static void test_dropped_waits(void)
             struct lb_case g = {.alg = ag, .p = p, .block = 3, .in_place = ip,
                                 .layout = &sm[k].l, .node_chunk = (p + Lmax) / (Lmax + 1)};
             tried[2] += drop_each(g, names[k], &caught[2]);
+            /* allgatherv, reversed with gaps: blocks of 3 bytes in pieces
+             * of one (3 uses), and uneven blocks of 1 to 5 bytes whole (one
+             * use).  Every piece holds a byte: a rank's wait for another
+             * whose piece of a use is empty guards the slot for the uses
+             * after (this wait is what says that the other is done with
+             * the use before), which the runner's orders do not expose */
+            int64_t n[9];
+            for (int j = 0; j < p; j++)
+                n[j] = 3;
+            struct lb_case gv = {.alg = agv, .p = p, .counts = n, .in_place = ip,
+                                 .displs = LB_REVERSED, .layout = &sm[k].l,
+                                 .node_chunk = (p + Lmax) / (Lmax + 1)};
+            tried[5] += drop_each(gv, names[k], &caught[5]);
+            int64_t w[9];
+            for (int j = 0; j < p; j++)
+                w[j] = 1 + (j * 3) % 5;
+            gv.counts = w;
+            gv.node_chunk = 64;
+            tried[5] += drop_each(gv, names[k], &caught[5]);
             /* the same pieces for gather and scatter, two roots */
             for (int root = 0; root < p; root += p - 1)
                 for (int x = 0; x < 2; x++) {
@@ -391,10 +474,12 @@ static void test_dropped_waits(void)
     for (int k = 0; k < 3; k++)
         free(sm[k].node_of);
     printf("%-10s %-12s %s (bcast %d of %d waits removed caught, barrier %d of %d, allgather "
-           "%d of %d, gather %d of %d, scatter %d of %d)\n",
+           "%d of %d, allgatherv %d of %d, gather %d of %d, scatter %d of %d)\n",
            "waits", "node-aware", check_failed == before ? "ok" : "FAILED", caught[0], tried[0],
-           caught[1], tried[1], caught[2], tried[2], caught[3], tried[3], caught[4], tried[4]);
-    check(tried[3] > 0 && tried[4] > 0, "gather and scatter have waits that matter");
+           caught[1], tried[1], caught[2], tried[2], caught[5], tried[5], caught[3], tried[3],
+           caught[4], tried[4]);
+    check(tried[3] > 0 && tried[4] > 0 && tried[5] > 0,
+          "gather, scatter and allgatherv have waits that matter");
 }
 
 /* ---- dry runs at 256 ranks ---- */
@@ -454,6 +539,52 @@ static void test_dry_runs(void)
     check(rounds_g == 1 && most_msgs == (N - 1 + G - 1) / G,
           "allgather: %d network rounds, %lld messages on the busiest rank", rounds_g,
           (long long)most_msgs);
+    /* allgatherv, uneven blocks (some empty): node x's port takes the
+     * blocks it does not hold and gives its own to each other node, in one
+     * round; every use ends with every rank's DONE */
+    {
+        const struct algorithm *agv = lb_alg(COLIBRI_ALLGATHERV, "node_rails");
+        int64_t cnt[256], dsp[256], total = 0, largest = 0;
+        double held[16] = {0}, in_v[16] = {0}, out_v[16] = {0};
+        for (int j = 0; j < p; j++) {
+            cnt[j] = j % 5 == 2 ? 0 : (j * 37) % 300;
+            dsp[j] = total, total += cnt[j];
+            largest = cnt[j] > largest ? cnt[j] : largest;
+            held[l->node_of[j]] += (double)cnt[j];
+        }
+        int rounds_v = 0, inside = 0;
+        for (int r = 0; r < p; r++) {
+            struct sched_params sp = {.rank = r, .size = p, .count = total, .volume_max = largest,
+                                      .rcounts = cnt, .rdispls = dsp, .elem_size = 1,
+                                      .layout = l, .node_chunk = chunk};
+            struct schedule s;
+            sched_init(&s);
+            if (!check(agv->build(&sp, &s) == 0, "allgatherv node_rails builds at 16x16"))
+                return;
+            int64_t done = 0;
+            for (uint32_t i = 0; i < s.n_ops; i++) {
+                const struct sched_op *op = &s.ops[i];
+                if (op->kind == SOP_FLAG_SET && op->dst_off == node_flag(l->local_index[r], NODE_DONE))
+                    done++;
+                if (op->kind != SOP_SEND && op->kind != SOP_RECV)
+                    continue;
+                inside += l->node_of[op->peer] == l->node_of[r];
+                (op->kind == SOP_SEND ? out_v : in_v)[l->node_of[r]] += (double)op->count;
+            }
+            check(done == s.shm_epochs && done == 1, "allgatherv rank %d: DONE in %lld of %lld uses",
+                  r, (long long)done, (long long)s.shm_epochs);
+            struct sched_cost c;
+            sched_cost(&s, 1, &c);
+            rounds_v = c.rounds > rounds_v ? c.rounds : rounds_v;
+            sched_free(&s);
+        }
+        check(inside == 0 && rounds_v == 1, "allgatherv: %d messages inside a node, %d rounds",
+              inside, rounds_v);
+        for (int x = 0; x < N; x++)
+            check(in_v[x] == (double)total - held[x] && out_v[x] == held[x] * (N - 1),
+                  "allgatherv: node %d's port takes %.0f and gives %.0f bytes (holds %.0f of %lld)",
+                  x, in_v[x], out_v[x], held[x], (long long)total);
+    }
     /* gather and scatter: one message per other node, to or from the
      * root, L b each: the root's node port (p - L) b, every other L b */
     for (int which = 0; which < 2; which++) {
@@ -494,8 +625,8 @@ static void test_dry_runs(void)
                   "%s: node %d's port carries %.0f bytes", colibri_coll_name(a->coll), x, port[x]);
     }
     printf("%-10s %-12s %s (16x16: no message inside a node; bcast n into each other node once; "
-           "allgather 1 round, %lld messages per rail; gather and scatter one message per node "
-           "and use)\n",
+           "allgather 1 round, %lld messages per rail, allgatherv's ports its blocks once; gather "
+           "and scatter one message per node and use)\n",
            "dry runs", "node-aware", check_failed == before ? "ok" : "FAILED",
            (long long)most_msgs);
 }
@@ -506,6 +637,7 @@ int main(void)
     test_bcast();
     test_barrier();
     test_allgather();
+    test_allgatherv();
     test_rooted(COLIBRI_GATHER);
     test_rooted(COLIBRI_SCATTER);
     test_protocol();

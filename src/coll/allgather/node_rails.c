@@ -108,16 +108,10 @@ int allgather_node_rails_build(const struct sched_params *p, struct schedule *s)
 double allgather_node_rails_cost(const struct sched_params *p, const struct cost_params *m)
 {
     const struct node_layout *l = p->layout;
-    const int N = l->n_nodes, Lmax = node_max_ranks(N, l->node_start);
-    const int R = node_fewest(N, l->node_start), G = node_seg_rails(0, R, N);
-    const double b = (double)p->count, P = p->size;
+    const int Lmax = node_max_ranks(l->n_nodes, l->node_start);
+    const double b = (double)p->count;
     const int64_t piece = node_gather_piece(p->node_chunk, Lmax, p->size);
     const double uses = piece > 0 && p->count > piece ? ceil(b / (double)piece) : 1;
-    const double net = N > 1 ? uses * (m->alpha + 2.0 * ceil((N - 1.0) / G) * m->o) +
-                                   (P - R) * b * m->beta
-                             : 0;
-    /* its piece in (2 local), the others' out (p-1 streamed, p-1 local),
-     * its own block (2 local) */
-    return net + cost_node_traffic(m, b * P, piece > 0 ? (double)piece * P : 0, 3,
-                                   (P + 3) * b, (P - 1) * b, 0, 0);
+    return node_rails_gather_cost(p, m, uses,
+                                  (p->size - node_fewest(l->n_nodes, l->node_start)) * b, b);
 }

@@ -4,6 +4,8 @@
 
 #include "node_phases.h"
 
+#include "../../patterns/node_segment.h"
+
 void node_view_init(struct node_view *v, const struct sched_params *p)
 {
     const struct node_layout *l = p->layout;
@@ -304,6 +306,22 @@ int node_rooted_embed(struct schedule *s, const struct sched_params *p, const st
                           : node_embed(s, p->inner, &sub, leaders, u, BUF_SHM, 0, BUF_SHM, area);
     free(leaders);
     return rc;
+}
+
+double node_rails_gather_cost(const struct sched_params *p, const struct cost_params *m,
+                              double uses, double port, double b)
+{
+    const struct node_layout *l = p->layout;
+    const int N = l->n_nodes, Lmax = node_max_ranks(N, l->node_start);
+    const int G = node_seg_rails(0, node_fewest(N, l->node_start), N);
+    const double P = p->size;
+    const int64_t piece = node_gather_piece(p->node_chunk, Lmax, p->size);
+    const double net =
+        N > 1 ? uses * (m->alpha + 2.0 * ceil((N - 1.0) / G) * m->o) + port * m->beta : 0;
+    /* its piece in (2 local), the others' out (p-1 streamed, p-1 local),
+     * its own block (2 local) */
+    return net + cost_node_traffic(m, b * P, piece > 0 ? (double)piece * P : 0, 3, (P + 3) * b,
+                                   (P - 1) * b, 0, 0);
 }
 
 double node_rooted_cost(const struct sched_params *p, const struct cost_params *m, double local,

@@ -121,4 +121,12 @@ int node_rooted_embed(struct schedule *s, const struct sched_params *p, const st
 double node_rooted_cost(const struct sched_params *p, const struct cost_params *m, double local,
                         double streamed);
 
+/* The rails allgather(v)'s cost (allgather/node_rails.c,
+ * allgatherv/node_rails.c): `uses` uses of the slots, each a round of
+ * ceil((N-1)/G) messages each way per rail, `port` bytes into the busiest
+ * node's port, and the segment's traffic for blocks of b bytes on average
+ * (its piece in, the others' out, its own block copied). */
+double node_rails_gather_cost(const struct sched_params *p, const struct cost_params *m,
+                              double uses, double port, double b);
+
 #endif
