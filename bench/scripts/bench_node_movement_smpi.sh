@@ -65,7 +65,7 @@ for coll in $COLLS; do
   scatter) ours=node_leader,binomial,linear,auto
            builtins="ompi_basic_linear ompi_binomial mpich mvapich2 ompi" ;;
   gatherv | scatterv) ours=linear,auto builtins=default ;;
-  scan | exscan) ours=recursive_doubling,up_down,linear,auto builtins=default ;;
+  scan | exscan) ours=node_leader,recursive_doubling,up_down,linear,auto builtins=default ;;
   *) echo "unknown collective $coll" >&2; exit 2 ;;
   esac
   builtins=${BUILTINS:-$builtins}

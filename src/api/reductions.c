@@ -150,7 +150,7 @@ static bool may_be_node_aware(colibri_coll coll, const char *requested)
 {
     const char *name = requested ? requested : config_get()->algorithm[coll];
     if (!name || !*name || strcmp(name, "auto") == 0)
-        return coll < COLIBRI_ALLTOALL; /* the prefix reductions have none */
+        return coll < COLIBRI_ALLTOALL || coll == COLIBRI_SCAN || coll == COLIBRI_EXSCAN;
     const struct algorithm *a = catalog_find(coll, name);
     return a && (a->restrictions & R_NODE_AWARE);
 }

@@ -211,8 +211,10 @@ DECLARE_ALGORITHM(scatterv, linear);
 DECLARE_ALGORITHM(scan, recursive_doubling);
 DECLARE_ALGORITHM(scan, up_down);
 DECLARE_ALGORITHM(scan, linear);
+DECLARE_ALGORITHM(scan, node_leader);
 DECLARE_ALGORITHM(exscan, recursive_doubling);
 DECLARE_ALGORITHM(exscan, up_down);
 DECLARE_ALGORITHM(exscan, linear);
+DECLARE_ALGORITHM(exscan, node_leader);
 
 #endif

@@ -95,15 +95,17 @@ const struct algorithm catalog[] = {
     ALG(scan, COLIBRI_SCAN, recursive_doubling, 0),
     ALG(scan, COLIBRI_SCAN, up_down, 0),
     ALG(scan, COLIBRI_SCAN, linear, 0),
+    ALG(scan, COLIBRI_SCAN, node_leader, R_NODE_AWARE | R_NODE_BLOCKED),
     ALG(exscan, COLIBRI_EXSCAN, recursive_doubling, 0),
     ALG(exscan, COLIBRI_EXSCAN, up_down, 0),
     ALG(exscan, COLIBRI_EXSCAN, linear, 0),
+    ALG(exscan, COLIBRI_EXSCAN, node_leader, R_NODE_AWARE | R_NODE_BLOCKED),
 };
 const int catalog_count = (int)(sizeof catalog / sizeof catalog[0]);
 
 static const char *const restriction_names[] = {"commutative", "power-of-two", "node-aware",
                                                 "neutral-element", "blocking-only", "node-order",
-                                                "even-p", "by-name"};
+                                                "even-p", "by-name", "node-blocked"};
 
 const struct algorithm *catalog_find(colibri_coll coll, const char *name)
 {
@@ -151,6 +153,9 @@ const char *catalog_violation(const struct algorithm *a, const struct sched_para
     if ((a->restrictions & R_NODE_ORDER) && !p->commutative &&
         !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks))
         return "needs a commutative operation, or every node holding consecutive ranks";
+    if ((a->restrictions & R_NODE_BLOCKED) &&
+        !node_blocked(p->layout->n_nodes, p->layout->node_start, p->layout->node_ranks))
+        return "needs every node holding consecutive ranks";
     if ((a->restrictions & R_NEUTRAL) &&
         (!p->sparse || vector_elems(p) * (int64_t)p->elem_size > SCHED_CHUNK))
         return "needs an operation with a neutral element (predefined, or registered with "

@@ -32,6 +32,9 @@ enum restriction {
                               * consecutive ranks (it combines nodes in node order) */
     R_EVEN = 1u << 6,        /* the process count must be even (neighbour exchange pairs
                               * ranks 2m and 2m+1) */
+    R_NODE_BLOCKED = 1u << 8, /* every node must hold consecutive ranks, whatever the
+                               * operation (the node-aware scans: a node's prefix is
+                               * the ranks below a rank there) */
     R_BY_NAME = 1u << 7,     /* not the model's choice, only named (the C API,
                               * COLIBRI_<COLL>_ALGORITHM, a tuning rule; automatic
                               * persistent calls, api/rooted.c): the MPI's own runs the

@@ -292,7 +292,9 @@ static double modelled_node(const struct algorithm *a, struct sched_params *p,
     double best = 0;
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *c = &catalog[i];
-        if (c->coll != a->coll || (c->restrictions & (R_NODE_AWARE | R_NEUTRAL)) ||
+        /* (a node-aware scan's leaders run an exscan) */
+        const colibri_coll between = a->coll == COLIBRI_SCAN ? COLIBRI_EXSCAN : a->coll;
+        if (c->coll != between || (c->restrictions & (R_NODE_AWARE | R_NEUTRAL)) ||
             catalog_violation(c, &sub))
             continue;
         struct sched_params q = *p;

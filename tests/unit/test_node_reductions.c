@@ -203,13 +203,16 @@ static void test_layouts(void)
         catalog_find(COLIBRI_ALLREDUCE, "recursive_doubling"),
         catalog_find(COLIBRI_REDUCE, "binomial"),
         catalog_find(COLIBRI_REDUCE_SCATTER, "recursive_halving"),
-        catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving")};
+        catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving"),
+        [COLIBRI_SCAN] = catalog_find(COLIBRI_EXSCAN, "recursive_doubling"),
+        [COLIBRI_EXSCAN] = catalog_find(COLIBRI_EXSCAN, "up_down")};
     struct layout_mem lay[N_AWKWARD];
     awkward_layouts(lay);
     const int *sizes = awkward_sizes;
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
-        if (!(a->restrictions & R_NODE_AWARE) || a->coll >= COLIBRI_ALLTOALL)
+        const bool prefix = a->coll == COLIBRI_SCAN || a->coll == COLIBRI_EXSCAN;
+        if (!(a->restrictions & R_NODE_AWARE) || (a->coll >= COLIBRI_ALLTOALL && !prefix))
             continue;
         for (int k = 0; k < N_AWKWARD; k++)
             for (int64_t count = 0; count < 40; count += 7) {
@@ -242,7 +245,9 @@ static void test_symbolic(void)
         catalog_find(COLIBRI_ALLREDUCE, "recursive_doubling"),
         catalog_find(COLIBRI_REDUCE, "rabenseifner"),
         catalog_find(COLIBRI_REDUCE_SCATTER, "recursive_halving"),
-        catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving")};
+        catalog_find(COLIBRI_REDUCE_SCATTER_BLOCK, "recursive_halving"),
+        [COLIBRI_SCAN] = catalog_find(COLIBRI_EXSCAN, "recursive_doubling"),
+        [COLIBRI_EXSCAN] = catalog_find(COLIBRI_EXSCAN, "up_down")};
     struct layout_mem lay[N_AWKWARD];
     awkward_layouts(lay);
     const char *const *names = awkward_names;
@@ -251,13 +256,16 @@ static void test_symbolic(void)
     int64_t rc[16];
     for (int i = 0; i < catalog_count; i++) {
         const struct algorithm *a = &catalog[i];
-        if (!(a->restrictions & R_NODE_AWARE) || a->coll >= COLIBRI_ALLTOALL)
+        const bool prefix = a->coll == COLIBRI_SCAN || a->coll == COLIBRI_EXSCAN;
+        if (!(a->restrictions & R_NODE_AWARE) || (a->coll >= COLIBRI_ALLTOALL && !prefix))
             continue;
         long long before = check_failed;
         for (int k = 0; k < N_AWKWARD; k++) {
             const int p = sizes[k];
             const struct node_layout *l = &lay[k].l;
             const bool blocked = node_blocked(l->n_nodes, l->node_start, l->node_ranks);
+            if (prefix && !blocked) /* (the catalog refuses them there) */
+                continue;
             sym_node.layout = l;
             sym_node.inner = inner[a->coll];
             for (int kr = 0; kr < (a->tunable_radix ? 3 : 1); kr++)
@@ -273,7 +281,7 @@ static void test_symbolic(void)
                                     const int roots[3] = {0, p - 1, p / 2};
                                     for (int r = 0; r < 3; r++)
                                         sym_case(a, p, roots[r], n, NULL, comm, ip, names[k]);
-                                } else if (a->coll == COLIBRI_ALLREDUCE) {
+                                } else if (a->coll == COLIBRI_ALLREDUCE || prefix) {
                                     sym_case(a, p, 0, n, NULL, comm, ip, names[k]);
                                 } else {
                                     for (int q = 0; q < p; q++)
