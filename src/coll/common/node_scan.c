@@ -60,8 +60,10 @@ int node_scan_build(const struct sched_params *p, struct schedule *s, bool exclu
              * n's E (the nodes below it) in e_at (node 0's untouched) */
             int64_t total = at;
             int tbuf = BUF_RECV;
-            if (exclusive) {
-                node_prefix(s, &v, u, 0, m, v.L, BUF_SHM, out);
+            if (exclusive) { /* P_{L-2} (op) x_{L-1}: two passes, not L */
+                sched_copy_slot(s, u, BUF_SHM, node_input(last, v.C), BUF_SHM, out, m);
+                if (upto > 0)
+                    sched_reduce_slot(s, u, BUF_RECV, at, BUF_SHM, out, m, 0);
                 total = out, tbuf = BUF_SHM;
             }
             struct sched_params sub = node_sub_params(p, m);
@@ -89,16 +91,17 @@ int node_scan_build(const struct sched_params *p, struct schedule *s, bool exclu
     return s->oom ? -1 : 0;
 }
 
-double node_scan_cost(const struct sched_params *p, const struct cost_params *m, bool exclusive)
+double node_scan_cost(const struct sched_params *p, const struct cost_params *m)
 {
     const struct node_layout *l = p->layout;
     const int N = l->n_nodes, L = node_max_ranks(N, l->node_start);
     const double n = (double)p->count * (double)p->elem_size;
     const double chunk = (double)p->node_chunk * (double)p->elem_size;
     /* the leader's path: its publish (read, write), the L inputs combined
-     * (L - 1 of them streamed from the others; an exscan's total once
-     * more), its result written, E read back and combined */
-    const double combos = (exclusive ? 2.0 * L - 1 : L) + (N > 1);
+     * (L - 1 of them streamed from the others; an exscan's L - 1, then its
+     * own input for the total), its result written, E read back and
+     * combined */
+    const double combos = L + (N > 1);
     double t = cost_node_traffic(m, n, chunk, N > 1 ? 3 : 2, 4 * n, (double)(L - 1) * n,
                                  N > 1 ? n : 0, combos * n);
     if (N > 1 && p->inner_cost) {

@@ -11,7 +11,8 @@
 
 /* The schedule of rank p->rank; exclusive: an exscan. */
 int node_scan_build(const struct sched_params *p, struct schedule *s, bool exclusive);
-/* Its cost (the formula in coll/scan/node_leader.c). */
-double node_scan_cost(const struct sched_params *p, const struct cost_params *m, bool exclusive);
+/* Its cost, scan or exscan (the formulas in coll/scan/node_leader.c,
+ * coll/exscan/node_leader.c). */
+double node_scan_cost(const struct sched_params *p, const struct cost_params *m);
 
 #endif

@@ -8,13 +8,13 @@
  * E as its result, and rank 0 writes nothing (MPI leaves its receive
  * buffer undefined).  Every node's ranks consecutive (`node-blocked`).
  *
- * Cost (COST_FORMULA below): the scan's, the leader combining its node's
- * L inputs once more for the total.
+ * Cost (COST_FORMULA below): the scan's, the leader combining its own
+ * input with its prefix once more for the node's total.
  */
 #include "../common/node_scan.h"
 
 COST_FORMULA(exscan, node_leader,
-             "s n/c + (L-1) n B + 2 L n g + T_exscan(n over N); N nodes of at most L ranks, B a "
+             "s n/c + (L-1) n B + (L+1) n g + T_exscan(n over N); N nodes of at most L ranks, B a "
              "byte crossing cores, s a flag hand-off per chunk of c bytes; every node's ranks "
              "consecutive");
 
@@ -25,5 +25,5 @@ int exscan_node_leader_build(const struct sched_params *p, struct schedule *s)
 
 double exscan_node_leader_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return node_scan_cost(p, m, true);
+    return node_scan_cost(p, m);
 }

@@ -52,5 +52,5 @@ int scan_node_leader_build(const struct sched_params *p, struct schedule *s)
 
 double scan_node_leader_cost(const struct sched_params *p, const struct cost_params *m)
 {
-    return node_scan_cost(p, m, false);
+    return node_scan_cost(p, m);
 }
