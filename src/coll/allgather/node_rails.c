@@ -61,7 +61,7 @@ int allgather_node_rails_build(const struct sched_params *p, struct schedule *s)
     const int G = node_seg_rails(0, v.R, v.N);
     if (piece < 1)
         return -1;
-    const int first = v.l->node_start[v.node], L = v.L;
+    const int first = v.l->node_start[v.node];
     const int64_t chunks = node_chunks(b, piece);
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
@@ -77,26 +77,9 @@ int allgather_node_rails_build(const struct sched_params *p, struct schedule *s)
         sched_copy_slot(s, u, p->in_place ? BUF_RECV : BUF_SEND,
                         p->in_place ? p->rank * b + at : at, BUF_SHM, (first + v.li) * m, m);
         node_set(s, &v, u, NODE_READY);
-        if (v.li < G) {
-            /* 2. a rail: the node's area to and from its nodes */
-            node_wait(s, &v, u, NODE_READY, 0, L);
-            sched_round(s);
-            for (int t = 0; t < node_seg_rail_msgs(v.N, G, v.li); t++) {
-                const int j = node_seg_rail_dist(G, v.li, t);
-                const int to = node_seg_to(v.node, j, v.N), from = node_seg_from(v.node, j, v.N);
-                const int fs = v.l->node_start[from];
-                sched_send_slot(s, u, node_rank(&v, to, v.li), BUF_SHM, first * m, L * m);
-                sched_recv_slot(s, u, node_rank(&v, from, v.li), BUF_SHM, fs * m,
-                                (v.l->node_start[from + 1] - fs) * m);
-            }
-            node_set(s, &v, u, NODE_REDUCED);
-        }
-        sched_round(s);
-        /* 3. everything out */
-        if (G > 0)
-            node_wait(s, &v, u, NODE_REDUCED, 0, G);
-        else
-            node_wait(s, &v, u, NODE_READY, 0, L);
+        /* 2. the rails: the node's area to and from its nodes; 3.
+         * everything out */
+        node_rails_swap(s, &v, u, G, NULL, m);
         node_pieces_copy(s, p, &v, u, b, at, m, true);
         node_set(s, &v, u, NODE_DONE);
         sched_round(s);

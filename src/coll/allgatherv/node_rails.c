@@ -116,15 +116,12 @@ int allgatherv_node_rails_build(const struct sched_params *p, struct schedule *s
     const int G = node_seg_rails(0, v.R, v.N);
     if (piece < 1)
         return -1;
-    int64_t largest = 0;
-    for (int j = 0; j < P; j++)
-        largest = p->rcounts[j] > largest ? p->rcounts[j] : largest;
     int64_t *len = malloc((size_t)(2 * P + 1) * sizeof *len);
     if (!len)
         return -1;
     int64_t *at = len + P;
-    const int first = v.l->node_start[v.node], L = v.L, me = first + v.li;
-    const int64_t uses = node_v_uses(largest, piece);
+    const int me = v.l->node_start[v.node] + v.li;
+    const int64_t uses = node_v_uses(p->volume_max, piece); /* (the largest block) */
     for (int64_t k = 0; k < uses; k++) {
         const int u = (int)k;
         const int64_t from = k * piece;
@@ -138,29 +135,9 @@ int allgatherv_node_rails_build(const struct sched_params *p, struct schedule *s
                             p->in_place ? p->rdispls[p->rank] + from : from, BUF_SHM, at[me],
                             len[me]);
         node_set(s, &v, u, NODE_READY);
-        if (v.li < G) {
-            /* 2. a rail: the node's area to and from its nodes */
-            node_wait(s, &v, u, NODE_READY, 0, L);
-            sched_round(s);
-            const int64_t mine_at = at[first], mine = at[first + L] - mine_at;
-            for (int t = 0; t < node_seg_rail_msgs(v.N, G, v.li); t++) {
-                const int j = node_seg_rail_dist(G, v.li, t);
-                const int to = node_seg_to(v.node, j, v.N), from_n = node_seg_from(v.node, j, v.N);
-                const int fs = v.l->node_start[from_n], fe = v.l->node_start[from_n + 1];
-                if (mine > 0)
-                    sched_send_slot(s, u, node_rank(&v, to, v.li), BUF_SHM, mine_at, mine);
-                if (at[fe] > at[fs])
-                    sched_recv_slot(s, u, node_rank(&v, from_n, v.li), BUF_SHM, at[fs],
-                                    at[fe] - at[fs]);
-            }
-            node_set(s, &v, u, NODE_REDUCED);
-        }
-        sched_round(s);
-        /* 3. everything out */
-        if (G > 0)
-            node_wait(s, &v, u, NODE_REDUCED, 0, G);
-        else
-            node_wait(s, &v, u, NODE_READY, 0, L);
+        /* 2. the rails: the node's area to and from its nodes; 3.
+         * everything out */
+        node_rails_swap(s, &v, u, G, at, 0);
         pieces_out(s, p, &v, u, from, len, at);
         node_set(s, &v, u, NODE_DONE);
         sched_round(s);

@@ -308,6 +308,34 @@ int node_rooted_embed(struct schedule *s, const struct sched_params *p, const st
     return rc;
 }
 
+void node_rails_swap(struct schedule *s, const struct node_view *v, int u, int G,
+                     const int64_t *at, int64_t m)
+{
+    const int *start = v->l->node_start;
+#define AREA_AT(q) (at ? at[q] : (int64_t)(q) * m)
+    if (v->li < G) {
+        node_wait(s, v, u, NODE_READY, 0, v->L);
+        sched_round(s);
+        const int64_t mine_at = AREA_AT(start[v->node]), mine = AREA_AT(start[v->node + 1]) - mine_at;
+        for (int t = 0; t < node_seg_rail_msgs(v->N, G, v->li); t++) {
+            const int j = node_seg_rail_dist(G, v->li, t);
+            const int to = node_seg_to(v->node, j, v->N), from = node_seg_from(v->node, j, v->N);
+            const int64_t from_at = AREA_AT(start[from]), len = AREA_AT(start[from + 1]) - from_at;
+            if (mine > 0)
+                sched_send_slot(s, u, node_rank(v, to, v->li), BUF_SHM, mine_at, mine);
+            if (len > 0)
+                sched_recv_slot(s, u, node_rank(v, from, v->li), BUF_SHM, from_at, len);
+        }
+        node_set(s, v, u, NODE_REDUCED);
+    }
+#undef AREA_AT
+    sched_round(s);
+    if (G > 0)
+        node_wait(s, v, u, NODE_REDUCED, 0, G);
+    else
+        node_wait(s, v, u, NODE_READY, 0, v->L);
+}
+
 double node_rails_gather_cost(const struct sched_params *p, const struct cost_params *m,
                               double uses, double port, double b)
 {

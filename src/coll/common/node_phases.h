@@ -106,6 +106,16 @@ struct sched_params node_sub_params(const struct sched_params *p, int64_t count)
  * consecutive ranks go in one copy where the pieces are whole blocks. */
 void node_pieces_copy(struct schedule *s, const struct sched_params *p, const struct node_view *v,
                       int u, int64_t b, int64_t at, int64_t m, bool out);
+/* The rails allgather(v)'s step between nodes and the wait before its
+ * copies out (allgather/node_rails.c, allgatherv/node_rails.c), use u:
+ * rail i (local rank i < G) waits for the node's READY, sends the node's
+ * area of the slot to rail i of each node it serves and receives theirs
+ * into their places, in one round, and says REDUCED; then every rank waits
+ * for the G rails' REDUCED (G = 0, one node: for every READY).  Node-order
+ * position q's piece lies at at[q] in the slot (p + 1 entries, the last the
+ * end), at q m where `at` is NULL; empty areas send nothing at either end. */
+void node_rails_swap(struct schedule *s, const struct node_view *v, int u, int G,
+                     const int64_t *at, int64_t m);
 /* Gather and scatter node_leader's step between nodes, on nodes of equal
  * size: the leaders (the root on its node, local rank 0 elsewhere) run the
  * selector's flat gather (`gather`) or scatter (p->inner) of use u's node

@@ -8,17 +8,21 @@
 
 /* Areas [0, upto) of use u's slot combined in rank order into (dst, off):
  * a0 (op) (a1 (op) ( ... (op) a_{upto-1})), dst = src (op) dst from the
- * last down, as MPI_Reduce_local orders them.  One chain (SOP_CHAIN): the
+ * last down, as MPI_Reduce_local orders them; the last operand from (own,
+ * own_off) instead of its area where own >= 0 (this rank's input, which it
+ * did not publish; it may be (dst, off) itself).  One chain (SOP_CHAIN): the
  * destination written once, piece by piece. */
-static void node_prefix(struct schedule *s, const struct node_view *v, int u, int64_t at,
-                        int64_t len, int upto, int dst, int64_t off)
+static void node_prefix(struct schedule *s, const struct node_view *v, int u, int64_t len,
+                        int upto, int dst, int64_t off, int own, int64_t own_off)
 {
     for (int l = upto - 1; l >= 0; l--) {
         const unsigned chain = l > 0 ? SOP_CHAIN : 0;
-        if (l == upto - 1)
-            sched_copy_slot_flags(s, u, BUF_SHM, node_input(l, v->C) + at, dst, off, len, chain);
+        if (l == upto - 1 && own >= 0)
+            sched_copy_slot_flags(s, u, own, own_off, dst, off, len, chain);
+        else if (l == upto - 1)
+            sched_copy_slot_flags(s, u, BUF_SHM, node_input(l, v->C), dst, off, len, chain);
         else
-            sched_reduce_slot(s, u, BUF_SHM, node_input(l, v->C) + at, dst, off, len, chain);
+            sched_reduce_slot(s, u, BUF_SHM, node_input(l, v->C), dst, off, len, chain);
     }
 }
 
@@ -47,14 +51,20 @@ int node_scan_build(const struct sched_params *p, struct schedule *s, bool exclu
     for (int64_t k = 0; k < chunks; k++) {
         const int u = (int)k;
         const int64_t at = node_chunk_at(k, v.C), m = node_chunk_len(p->count, k, v.C);
-        /* every rank publishes (and waits for the slot's previous use) */
-        node_publish(s, &v, u, in, at, m);
+        /* every rank publishes (and waits for the slot's previous use),
+         * but a scan's last rank, whose input no other rank reads: it
+         * reads it where it is */
+        const bool own = !exclusive && v.li == last;
+        if (own)
+            node_publish_except(s, &v, u, in, at, m, 0, m);
+        else
+            node_publish(s, &v, u, in, at, m);
         /* its prefix within the node, straight into its receive buffer */
         const int reads = v.li == last && v.N > 1 ? v.L : upto;
         if (reads > 0)
             node_wait(s, &v, u, NODE_READY, 0, reads);
         if (upto > 0)
-            node_prefix(s, &v, u, 0, m, upto, BUF_RECV, at);
+            node_prefix(s, &v, u, m, upto, BUF_RECV, at, own ? in : -1, at);
         if (v.N > 1 && v.li == last) {
             /* the node's total to the leaders' exscan, which leaves node
              * n's E (the nodes below it) in e_at (node 0's untouched) */
