@@ -107,10 +107,9 @@ double node_scan_cost(const struct sched_params *p, const struct cost_params *m)
     const int N = l->n_nodes, L = node_max_ranks(N, l->node_start);
     const double n = (double)p->count * (double)p->elem_size;
     const double chunk = (double)p->node_chunk * (double)p->elem_size;
-    /* the leader's path: its publish (read, write), the L inputs combined
-     * (L - 1 of them streamed from the others; an exscan's L - 1, then its
-     * own input for the total), its result written, E read back and
-     * combined */
+    /* the leader's path (coll/scan/node_leader.c): 4 local at most (its
+     * input, published by an exscan's leader; its result written and read
+     * back), L - 1 inputs streamed, E read dirty, about L + 1 combinations */
     const double combos = L + (N > 1);
     double t = cost_node_traffic(m, n, chunk, N > 1 ? 3 : 2, 4 * n, (double)(L - 1) * n,
                                  N > 1 ? n : 0, combos * n);

@@ -10,6 +10,8 @@
  *
  * Per chunk (patterns/node_reduce.h; coll/common/node_scan.c):
  *   1. every rank copies its chunk into its input area and says READY
+ *      (the last rank of a node only says READY: no other rank reads its
+ *      input, which it reads where it is)
  *      (after its node is done with the slot's use before);
  *   2. local rank i waits for READY of local ranks 0..i and combines their
  *      areas, in rank order, straight into its receive buffer: P_i;
@@ -30,9 +32,10 @@
  * rounds, each a message through the node's port for every rank.
  *
  * Memory traffic per rank and vector byte (cost_node_traffic) on the
- * leader's path: its publish (2 local), L - 1 inputs streamed from the
- * others, its result written (and read back: 4 local in all), E read
- * dirty; L + 1 combinations (an exscan's leader L more, for the total).
+ * leader's path: its input read in place (an exscan's published and read
+ * back), its result written and read back: 4 local at most; L - 1 inputs
+ * streamed from the others, E read dirty; L + 1 combinations (an exscan's
+ * leader one more, for the node's total).
  * Local rank i reads i + 1 areas: the node's ranks together L (L+1)/2
  * chunks, so it is the short-vector choice on large nodes.
  *
