@@ -18,7 +18,8 @@
 #   OURS=node_rails,auto ...           only these of colibri's
 # Gather and scatter use root 0, the v forms equal blocks, scan and exscan
 # a sum of doubles (SIZES in bytes).  SMPI has no selectable scan, exscan,
-# gatherv or scatterv: its default ("default") is the one compared.
+# gatherv or scatterv: its default ("default", linear for the v forms) is
+# the one compared.
 # Prints one line per (collective, algorithm, size); OUT (default
 # build/bench-runs/node-movement) keeps each run's output.
 set -uo pipefail
@@ -64,7 +65,7 @@ for coll in $COLLS; do
           builtins="ompi_basic_linear ompi_binomial ompi_linear_sync mpich mvapich2 ompi" ;;
   scatter) ours=node_leader,binomial,linear,auto
            builtins="ompi_basic_linear ompi_binomial mpich mvapich2 ompi" ;;
-  gatherv | scatterv) ours=linear,auto builtins=default ;;
+  gatherv | scatterv) ours=binomial,linear,auto builtins=default ;;
   scan | exscan) ours=node_leader,recursive_doubling,up_down,linear,auto builtins=default ;;
   *) echo "unknown collective $coll" >&2; exit 2 ;;
   esac

@@ -203,10 +203,12 @@ DECLARE_ALGORITHM(gather, binomial);
 DECLARE_ALGORITHM(gather, linear);
 DECLARE_ALGORITHM(gather, node_leader);
 DECLARE_ALGORITHM(gatherv, linear);
+DECLARE_ALGORITHM(gatherv, binomial);
 DECLARE_ALGORITHM(scatter, binomial);
 DECLARE_ALGORITHM(scatter, linear);
 DECLARE_ALGORITHM(scatter, node_leader);
 DECLARE_ALGORITHM(scatterv, linear);
+DECLARE_ALGORITHM(scatterv, binomial);
 /* Prefix reductions: count elements per rank, as allreduce. */
 DECLARE_ALGORITHM(scan, recursive_doubling);
 DECLARE_ALGORITHM(scan, up_down);

@@ -464,11 +464,16 @@ static void allgatherv_case(const struct algorithm *a, int p, bool in_place)
 
 /* gather, scatter (blocks of BIG bytes) and gatherv, scatterv (every other
  * block above 2^31 bytes, the rest 3, packed) to or from `root`, in place
- * at the root or not: the root's side is p blocks, every rank's own one. */
+ * at the root or not: the root's side is p blocks, every rank's own one.
+ * The binomial v forms are dynamic (their inner ranks' data rounds follow
+ * the sizes they receive): only the rounds built up front are checked,
+ * without the traffic matrix (the loopback runs of
+ * test_movement_schedules.c check the rest on short blocks). */
 static void rooted_case(const struct algorithm *a, int p, int root, bool in_place)
 {
     const bool g = a->coll == COLIBRI_GATHER || a->coll == COLIBRI_GATHERV;
     const bool v = a->coll == COLIBRI_GATHERV || a->coll == COLIBRI_SCATTERV;
+    const bool dynamic = v && strcmp(a->name, "binomial") == 0;
     snprintf(casebuf, sizeof casebuf, "%s %s p=%d root=%d%s", colibri_coll_name(a->coll), a->name,
              p, root, in_place ? " in-place" : "");
     where = casebuf;
@@ -496,11 +501,15 @@ static void rooted_case(const struct algorithm *a, int p, int root, bool in_plac
         const int64_t many = mine ? total : -1, own = ip ? -1 : c[rank];
         struct bufs b = {{g ? own : many, g ? many : own, 0, 0, -1}};
         struct interval need = {0, g ? total : c[rank]};
-        const bool wants = g ? mine && !ip : !ip;
-        check_schedule(&s, rank, 1, b, wants ? &need : NULL, wants, &t);
+        const bool wants = (g ? mine && !ip : !ip) && !(dynamic && s.resume);
+        check_schedule(&s, rank, 1, b, wants ? &need : NULL, wants, dynamic ? NULL : &t);
         sched_free(&s);
     }
-    traffic_check(&t);
+    if (dynamic) {
+        free(t.sent), free(t.recvd), free(t.nsent), free(t.nrecvd);
+    } else {
+        traffic_check(&t);
+    }
     struct sched_params sp = {.size = p, .root = root, .count = c[root], .elem_size = 1};
     if (v && g)
         sp.rcounts = c;

@@ -378,41 +378,70 @@ static void test_rooted(int p, struct sched_cost *costs)
 }
 
 /* Gatherv and scatterv with allgatherv's count patterns, packed or in
- * reverse order with gaps, in place or not, from a few roots: every byte,
- * and the root moves exactly the other ranks' blocks. */
+ * reverse order with gaps, in place or not, from a few roots, by both
+ * algorithms: every byte, and the root moves exactly the other ranks'
+ * blocks.  Binomial: besides its subtree's blocks (in one message) a rank
+ * whose parent is not the root sends it the subtree's byte total (gatherv,
+ * 8 bytes), and an inner rank receives its subtree's sizes (scatterv, 8
+ * bytes a block); the root handles at most ceil(lg p) runs (scatterv: and
+ * as many size lists), and no rank takes more than 3 rounds (gatherv) or
+ * 2 + ceil(lg p) (scatterv). */
 static void test_rooted_v(int p, struct sched_cost *costs)
 {
     int64_t *v = malloc((size_t)p * sizeof *v);
     uint64_t x = 0x2545f4914f6cdd1dull * (uint64_t)(p + 3);
     const colibri_coll colls[] = {COLIBRI_GATHERV, COLIBRI_SCATTERV};
+    const char *names[] = {"linear", "binomial"};
     for (int pat = 0; pat < 4; pat++) {
         for (int j = 0; j < p; j++) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             v[j] = pat == 0 ? (int64_t)(x % 6) : pat == 1 ? 0 : pat == 2 ? (j == p / 2 ? 5 : 0)
                                                                         : (int64_t)(j % 3 == 0 ? 0 : j + 1);
         }
+        for (int a = 0; a < 2; a++)
         for (int k = 0; k < 2; k++)
             for (int root = 0; root < p; root += p <= 8 ? 1 : p / 3 + 1)
                 for (int lay = 0; lay < 2; lay++)
                     for (int ip = 0; ip < 2; ip++) {
-                        struct lb_case c = {.alg = lb_alg(colls[k], "linear"), .p = p,
+                        struct lb_case c = {.alg = lb_alg(colls[k], names[a]), .p = p,
                                             .counts = v, .in_place = ip, .root = root,
                                             .displs = lay ? LB_REVERSED : LB_PACKED};
                         if (!run(&c, costs))
                             continue;
-                        int64_t others = 0;
+                        int64_t others = 0, sizes = 0;
                         for (int j = 0; j < p; j++)
                             others += j == root ? 0 : v[j];
+                        for (int d = 1; a && k && d < p; d *= 2)
+                            if (blocks_subtree_end(d, p) > d + 1)
+                                sizes += 8 * (blocks_subtree_end(d, p) - d);
                         const int64_t at_root = k ? costs[root].bytes_sent : costs[root].bytes_recvd;
+                        const int64_t root_msgs = k ? costs[root].msgs_sent : costs[root].msgs_recvd;
                         struct sched_params sp = {.size = p, .root = root, .count = v[root]};
                         if (k)
                             sp.scounts = v;
                         else
                             sp.rcounts = v;
-                        check(at_root == others && lb_cost(c.alg, &sp, 0, 1) == (double)others,
-                              "%s pattern %d: the root moved %lld bytes, the others' blocks are "
-                              "%lld",
-                              describe(&c), pat, (long long)at_root, (long long)others);
+                        bool ok = at_root == others + sizes &&
+                                  lb_cost(c.alg, &sp, 0, 1) == (double)others &&
+                                  root_msgs <= (a ? (1 + k) * ceil_log2(p) : p - 1);
+                        for (int i = 0; a && i < p; i++) {
+                            const int xi = (i - root + p) % p, lb = blocks_lowbit(xi, p);
+                            if (!xi)
+                                continue;
+                            const int e = blocks_subtree_end(xi, p);
+                            int64_t sub = 0;
+                            for (int r = xi; r < e; r++)
+                                sub += v[(r + root) % p];
+                            const int64_t extra = k ? (e > xi + 1 ? 8 * (e - xi) : 0)
+                                                    : (xi != lb ? 8 : 0);
+                            const int64_t moved = k ? costs[i].bytes_recvd : costs[i].bytes_sent;
+                            ok = ok && moved == sub + extra &&
+                                 costs[i].rounds <= (k ? 2 + ceil_log2(p) : 3);
+                        }
+                        check(ok, "%s pattern %d: the root moved %lld bytes in %lld messages, the "
+                                  "others' blocks are %lld (+ %lld of sizes)",
+                              describe(&c), pat, (long long)at_root, (long long)root_msgs,
+                              (long long)others, (long long)sizes);
                     }
     }
     free(v);

@@ -1,0 +1,181 @@
+/*
+ * Gatherv up a binomial tree over ranks counted from the root (the tree of
+ * gather/binomial.c, common/rooted.h): x's subtree is the run of relative
+ * ranks [x, blocks_subtree_end(x)).  Only the root knows every block's
+ * size, so an inner rank learns how much each child forwards from the
+ * child itself: a child sends its parent its subtree's byte total (one
+ * int64) ahead of the subtree's blocks, both posted at once, so the totals
+ * climb the tree one latency ahead of the data they announce.  Children
+ * of the root send no total (the root knows every size).  A dynamic
+ * schedule (schedule.h, `resume`): an inner rank's data rounds are built
+ * once its children's totals have arrived.
+ *
+ * A rank gathers its subtree's blocks in TMP in relative rank order, its
+ * own first (copied from SEND), each child's run behind the runs before
+ * it, and sends them to its parent as one message; a leaf sends from
+ * SEND.  The root receives each child's run straight into its output
+ * where the run's blocks lie back to back there in relative rank order
+ * (packed displacements, the run not passing rank p-1), else into TMP and
+ * copies the blocks to their places, adjacent ones as one copy.
+ *
+ * Against linear (gatherv/linear.c) the root takes ceil(lg p) messages
+ * instead of p-1, and a block passes up to ceil(lg p) - 1 ranks between;
+ * every rank but the root's children sends one message more (the total).
+ * Selection sees only p and the root (the sizes are the root's), so this
+ * is `by-name`: the C API, COLIBRI_GATHERV_ALGORITHM or a tuning rule.
+ *
+ * Cost (COST_FORMULA below): ceil(lg p) levels, each a latency and a
+ * rank's overheads of two messages each way (total and data); the root
+ * receives the other blocks' n bytes through its link.
+ *
+ * Bytes (schedule.h): `count` is this rank's block; at the root, rcounts
+ * and rdispls are block j's bytes and offset in RECV (in place, its own
+ * block is there already).  TMP2 holds the totals: this rank's at 0, child
+ * i's at 8 (i + 1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../patterns/blocks.h"
+#include "../../patterns/fold.h"
+#include "../algorithm.h"
+
+COST_FORMULA(gatherv, binomial, "ceil(lg p)(a + 4 o) + n b, n the other ranks' blocks' bytes");
+
+/* A rank has at most ceil(lg p) <= 31 children. */
+#define GVB_MAX_CHILDREN 32
+
+struct gvb {
+    int size, root, x, nch;
+    int64_t own;
+};
+
+static int gvb_abs(const struct gvb *g, int rel) { return (rel + g->root) % g->size; }
+
+/* Children x + 1, x + 2, x + 4, ... below x + lowbit(x) and p, in that
+ * order (the smallest subtree first, relative rank order). */
+static int gvb_child(const struct gvb *g, int i) { return g->x + (1 << i); }
+
+static int gvb_resume(struct schedule *s, void *const buf[])
+{
+    struct gvb *g = s->state;
+    const int lb = blocks_lowbit(g->x, g->size), parent = gvb_abs(g, g->x - lb);
+    const bool to_root = g->x == lb; /* the parent is the root: no total */
+    const char *t = buf[BUF_TMP2];
+    int64_t total = g->own, tot[GVB_MAX_CHILDREN];
+    for (int i = 0; i < g->nch; i++) {
+        memcpy(&tot[i], t + 8 * (i + 1), sizeof tot[i]);
+        total += tot[i];
+    }
+    memcpy(buf[BUF_TMP2], &total, sizeof total);
+    s->resume = NULL;
+    if (!g->nch) { /* a leaf below a child of the root: the total, then its block */
+        sched_send(s, parent, BUF_TMP2, 0, 8);
+        sched_send(s, parent, BUF_SEND, 0, g->own);
+        sched_round(s);
+        return s->oom ? -1 : 0;
+    }
+    sched_need_tmp(s, BUF_TMP, total);
+    if (!to_root)
+        sched_send(s, parent, BUF_TMP2, 0, 8);
+    int64_t off = g->own;
+    for (int i = 0; i < g->nch; i++) {
+        sched_recv(s, gvb_abs(g, gvb_child(g, i)), BUF_TMP, off, tot[i]);
+        off += tot[i];
+    }
+    sched_copy(s, BUF_SEND, 0, BUF_TMP, 0, g->own);
+    sched_round(s);
+    sched_send(s, parent, BUF_TMP, 0, total);
+    sched_round(s);
+    return s->oom ? -1 : 0;
+}
+
+/* The root: each child's run of blocks, straight into RECV where they lie
+ * back to back there (empty blocks anywhere), else through TMP. */
+static void gvb_root(const struct sched_params *p, struct schedule *s, const struct gvb *g)
+{
+    const int64_t *n = p->rcounts, *d = p->rdispls;
+    int64_t toff = 0;
+    struct { int lo, hi; int64_t at; } staged[GVB_MAX_CHILDREN];
+    int nst = 0;
+    for (int i = 0; i < g->nch; i++) {
+        const int c = gvb_child(g, i), e = blocks_subtree_end(c, g->size);
+        int64_t total = 0, next = -1, first = -1;
+        bool packed = true;
+        for (int r = c; r < e; r++) {
+            const int j = gvb_abs(g, r);
+            if (!n[j])
+                continue;
+            if (first < 0)
+                first = d[j];
+            else if (d[j] != next)
+                packed = false;
+            next = d[j] + n[j];
+            total += n[j];
+        }
+        if (packed) {
+            sched_recv(s, gvb_abs(g, c), BUF_RECV, first < 0 ? 0 : first, total);
+        } else {
+            sched_recv(s, gvb_abs(g, c), BUF_TMP, toff, total);
+            staged[nst].lo = c, staged[nst].hi = e, staged[nst].at = toff;
+            nst++;
+            toff += total;
+        }
+    }
+    sched_need_tmp(s, BUF_TMP, toff);
+    for (int k = 0; k < nst; k++) { /* runs adjacent in both as one copy */
+        int64_t from = staged[k].at, run_src = -1, run_dst = 0, run_len = 0;
+        for (int r = staged[k].lo; r < staged[k].hi; r++) {
+            const int j = gvb_abs(g, r);
+            if (!n[j])
+                continue;
+            if (run_len && d[j] != run_dst + run_len) {
+                sched_copy(s, BUF_TMP, run_src, BUF_RECV, run_dst, run_len);
+                run_len = 0;
+            }
+            if (!run_len)
+                run_src = from, run_dst = d[j];
+            run_len += n[j];
+            from += n[j];
+        }
+        sched_copy(s, BUF_TMP, run_src, BUF_RECV, run_dst, run_len);
+    }
+    if (!p->in_place)
+        sched_copy(s, BUF_SEND, 0, BUF_RECV, d[g->root], n[g->root]);
+    sched_round(s);
+}
+
+int gatherv_binomial_build(const struct sched_params *p, struct schedule *s)
+{
+    const int size = p->size, root = p->root, x = (p->rank - root + size) % size;
+    struct gvb g0 = {size, root, x, 0, p->count};
+    const int lb = blocks_lowbit(x, size);
+    for (int d = 1; d < lb && x + d < size; d *= 2)
+        g0.nch++;
+    if (!x) {
+        gvb_root(p, s, &g0);
+        return s->oom ? -1 : 0;
+    }
+    if (x == lb && !g0.nch) { /* a leaf below the root: no total */
+        sched_send(s, (x - lb + root) % size, BUF_SEND, 0, p->count);
+        sched_round(s);
+        return s->oom ? -1 : 0;
+    }
+    struct gvb *g = malloc(sizeof *g);
+    if (!g)
+        return -1;
+    *g = g0;
+    s->state = g;
+    s->free_state = free;
+    s->resume = gvb_resume;
+    sched_need_tmp(s, BUF_TMP2, 8 * (int64_t)(g->nch + 1));
+    for (int i = 0; i < g->nch; i++)
+        sched_recv(s, gvb_abs(g, gvb_child(g, i)), BUF_TMP2, 8 * (int64_t)(i + 1), 8);
+    sched_round(s);
+    return s->oom ? -1 : 0;
+}
+
+double gatherv_binomial_cost(const struct sched_params *p, const struct cost_params *m)
+{
+    return ceil_log2(p->size) * (m->alpha + 4 * m->o) + cost_rooted_volume(p, p->rcounts) * m->beta;
+}
