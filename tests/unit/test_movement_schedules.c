@@ -392,11 +392,17 @@ static void test_rooted_v(int p, struct sched_cost *costs)
     uint64_t x = 0x2545f4914f6cdd1dull * (uint64_t)(p + 3);
     const colibri_coll colls[] = {COLIBRI_GATHERV, COLIBRI_SCATTERV};
     const char *names[] = {"linear", "binomial"};
-    for (int pat = 0; pat < 4; pat++) {
+    /* pattern 4: blocks of 300-1500 bytes (every fifth empty), so that
+     * larger subtrees' sizes and blocks exceed a scatterv packet (4 KiB)
+     * and smaller ones do not */
+    for (int pat = 0; pat < (p <= 40 ? 5 : 4); pat++) {
         for (int j = 0; j < p; j++) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            v[j] = pat == 0 ? (int64_t)(x % 6) : pat == 1 ? 0 : pat == 2 ? (j == p / 2 ? 5 : 0)
-                                                                        : (int64_t)(j % 3 == 0 ? 0 : j + 1);
+            v[j] = pat == 0   ? (int64_t)(x % 6)
+                   : pat == 1 ? 0
+                   : pat == 2 ? (j == p / 2 ? 5 : 0)
+                   : pat == 3 ? (int64_t)(j % 3 == 0 ? 0 : j + 1)
+                              : (int64_t)(j % 5 == 4 ? 0 : 300 + x % 1200);
         }
         for (int a = 0; a < 2; a++)
         for (int k = 0; k < 2; k++)
