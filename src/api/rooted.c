@@ -251,11 +251,12 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     }
     const struct sched_params before = c->sp;
     rc = select_algorithm(a->coll, &c->sp, requested, &op->alg, msg, sizeof msg);
-    /* automatic choice sends blocking and nonblocking v forms below (their
-     * algorithm runs by name only: per call it costs its driver's work);
-     * a persistent one runs it, its schedule built once at the init (and
-     * an MPI before MPI-4 has no persistent form; MPICH 4.0's persistent
-     * gatherv fails MPI_Testall with every status MPI_SUCCESS) */
+    /* automatic choice sends blocking and nonblocking v forms below where
+     * the model ranks linear, the MPI's own algorithm, ahead of binomial
+     * (small p: their selection reads p alone); a persistent one then runs
+     * linear, its schedule built once at the init (and an MPI before MPI-4
+     * has no persistent form; MPICH 4.0's persistent gatherv fails
+     * MPI_Testall with every status MPI_SUCCESS) */
     const char *by_name = rc == MPI_SUCCESS && v && !op->alg && kind == CALL_PERSISTENT &&
                                   select_names_auto(a->coll, requested)
                               ? select_by_name_only(a->coll)
@@ -263,11 +264,12 @@ static int run(const struct movement_args *a, const char *requested, enum call_k
     if (by_name)
         rc = select_algorithm(a->coll, &c->sp, by_name, &op->alg, msg, sizeof msg);
     /* Online selection (runtime/online_turn.h) for gather and scatter,
-     * keyed as bcast is (p, the root, a block's bytes); from here on every
-     * return goes through online_turn_end. */
+     * keyed as bcast is (p, the root, a block's bytes), and for gatherv and
+     * scatterv on p and the root (the count selection saw: 0 on every
+     * rank); from here on every return goes through online_turn_end. */
     struct online_turn turn = {NULL};
     turn.entry = entry;
-    if (rc == MPI_SUCCESS && !v)
+    if (rc == MPI_SUCCESS)
         online_turn_begin(c->cs, a->coll, kind, requested, true, &before, &c->sp, &op->alg,
                           &turn);
     struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */

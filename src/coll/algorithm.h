@@ -64,10 +64,12 @@ double cost_excess_volume(const struct sched_params *p);
  * other rank, selection) p-1 blocks of this rank's `count`. */
 double cost_rooted_volume(const struct sched_params *p, const int64_t *counts);
 /* A linear rooted exchange (gather, scatter and their v forms): one
- * latency, a sender's and a receiver's overhead, and the longer of the
- * root's p-1 overheads one after the other and the other blocks' bytes
- * (cost_rooted_volume of `counts`) through its link, which overlap: the
- * root handles one message while the next streams in (gather/linear.c). */
+ * latency, a sender's overhead, and the longer of the root's p-1
+ * overheads one after the other and the other blocks' bytes (cost_rooted_
+ * volume of `counts`) through its link and the last one's overhead, which
+ * overlap: the root handles one message while the next streams in
+ * (gather/linear.c); at p = 2 a message's a + 2 o + n b, as a binomial
+ * tree's, and nothing on one process. */
 double cost_linear_rooted(const struct sched_params *p, const struct cost_params *m,
                           const int64_t *counts);
 

@@ -144,7 +144,9 @@ double cost_rooted_volume(const struct sched_params *p, const int64_t *counts)
 double cost_linear_rooted(const struct sched_params *p, const struct cost_params *m,
                           const int64_t *counts)
 {
+    if (p->size < 2)
+        return 0;
     const double overheads = (double)(p->size - 1) * m->o,
-                 bytes = cost_rooted_volume(p, counts) * m->beta;
-    return m->alpha + 2 * m->o + (overheads > bytes ? overheads : bytes);
+                 bytes = cost_rooted_volume(p, counts) * m->beta + m->o;
+    return m->alpha + m->o + (overheads > bytes ? overheads : bytes);
 }

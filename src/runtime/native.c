@@ -281,7 +281,9 @@ int nothing_started(MPI_Comm comm, colibri_coll coll, bool memo, int64_t count, 
 
 bool native_always_below(MPI_Comm comm, colibri_coll coll, enum call_kind kind)
 {
-    if (!select_always_below(coll))
+    int size = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS ||
+        !select_always_below(coll, size))
         return false;
     struct comm_state *cs = comm_state_find(comm);
     if (cs)

@@ -38,9 +38,10 @@ enum restriction {
     R_BY_NAME = 1u << 7,     /* not the model's choice, only named (the C API,
                               * COLIBRI_<COLL>_ALGORITHM, a tuning rule; automatic
                               * persistent calls, api/rooted.c): the MPI's own runs the
-                              * same algorithm, and selection cannot weigh the two per
-                              * size (gatherv, scatterv: only the root knows the blocks,
-                              * so no online shape every rank agrees on) */
+                              * same algorithm, so where the model ranks it ahead of its
+                              * choice, automatic selection takes the MPI's own
+                              * (gatherv, scatterv: linear; selection reads p alone, as
+                              * only the root knows the blocks) */
     /* No in-place restriction exists on purpose: for MPI_Reduce only the root
      * may pass MPI_IN_PLACE, and a choice that depended on it would differ
      * between ranks.  Every algorithm supports MPI_IN_PLACE. */

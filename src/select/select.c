@@ -561,12 +561,37 @@ static void model_rank(colibri_coll coll, const struct sched_params *p,
 
 /* The cost model's fastest among the algorithms whose restrictions hold,
  * with the radix it prefers. */
+/* The model's modelled time of coll's `by-name` algorithms (the MPI's own
+ * runs the same: catalog.h), the fastest; < 0 where coll has none or none
+ * applies. */
+static double model_by_name(colibri_coll coll, const struct sched_params *p,
+                            const struct cost_params *m)
+{
+    double best = -1;
+    for (int i = 0; i < catalog_count; i++) {
+        const struct algorithm *a = &catalog[i];
+        if (a->coll != coll || !(a->restrictions & R_BY_NAME) || catalog_violation(a, p))
+            continue;
+        int k;
+        struct sched_params q;
+        const double t = modelled(a, p, m, &k, &q);
+        if (t >= 0 && (best < 0 || t < best))
+            best = t;
+    }
+    return best;
+}
+
+/* The model's choice; native (NULL) where a `by-name` algorithm, which the
+ * MPI's own runs, is modelled no slower. */
 static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
                                   const struct cost_params *m)
 {
     struct choice c;
     double t;
     model_rank(coll, p, m, KIND_ANY, &c, &t, NULL, NULL);
+    const double below = c.alg ? model_by_name(coll, p, m) : -1;
+    if (below >= 0 && below <= t)
+        c = (struct choice){NULL, p->radix, p->segment, NULL, NULL, 0};
     return c;
 }
 
@@ -616,21 +641,44 @@ const char *select_by_name_only(colibri_coll coll)
     return NULL;
 }
 
-bool select_always_below(colibri_coll coll)
+bool select_always_below(colibri_coll coll, int size)
 {
-    /* whether every algorithm of coll is by-name: the catalog is constant,
-     * so scanned once per collective (a race writes the same values) */
-    static signed char by_name_only[COLIBRI_NCOLL]; /* 0: not yet; 1: yes; -1: no */
+    /* whether every algorithm of coll is by-name (-1: no; 1: yes; 2: some
+     * are, so the model weighs the others against them, which depends on
+     * p): the catalog is constant, so scanned once per collective (a race
+     * writes the same values) */
+    static signed char by_name[COLIBRI_NCOLL]; /* 0: not yet */
     if ((unsigned)coll >= COLIBRI_NCOLL)
         return false;
-    if (!by_name_only[coll]) {
-        signed char all = 1;
+    if (!by_name[coll]) {
+        int all = 1, some = 0;
         for (int i = 0; i < catalog_count; i++)
-            if (catalog[i].coll == coll && !(catalog[i].restrictions & R_BY_NAME))
-                all = -1;
-        by_name_only[coll] = all;
+            if (catalog[i].coll == coll) {
+                if (catalog[i].restrictions & R_BY_NAME)
+                    some = 1;
+                else
+                    all = 0;
+            }
+        by_name[coll] = (signed char)(all ? 1 : some ? 2 : -1);
     }
-    return by_name_only[coll] > 0 && select_names_auto(coll, NULL) && !rules_for(coll, true);
+    if (by_name[coll] < 0 || !select_names_auto(coll, NULL) || rules_for(coll, true))
+        return false;
+    if (by_name[coll] == 1)
+        return true;
+    /* gatherv, scatterv: what auto takes reads p alone (their count is 0
+     * to selection, no layout, no rule: api/rooted.c), the same on every
+     * rank; the last answer per collective kept (size << 33 | generation
+     * << 1 | below, one word: a race writes a whole answer) */
+    static uint64_t last[COLIBRI_NCOLL];
+    const uint64_t gen = config_get()->generation & 0xffffffffu;
+    const uint64_t seen = __atomic_load_n(&last[coll], __ATOMIC_RELAXED);
+    if (seen && (seen >> 33) == (uint64_t)(unsigned)size && ((seen >> 1) & 0xffffffffu) == gen)
+        return seen & 1;
+    struct sched_params p = {.size = size, .root = 0, .elem_size = 1};
+    const bool below = !auto_choice(coll, &p).alg;
+    __atomic_store_n(&last[coll], (uint64_t)(unsigned)size << 33 | gen << 1 | below,
+                     __ATOMIC_RELAXED);
+    return below;
 }
 
 bool select_names_auto(colibri_coll coll, const char *requested)

@@ -32,11 +32,14 @@ bool select_names_auto(colibri_coll coll, const char *requested);
 /* The first `by-name` algorithm of coll (catalog R_BY_NAME; NULL: none):
  * automatic choice's algorithm for a persistent v form (api/rooted.c). */
 const char *select_by_name_only(colibri_coll coll);
-/* Whether an automatic blocking or nonblocking call of coll goes to the MPI
- * below whatever its arguments: coll's algorithms are all `by-name`, the
- * configuration names none (COLIBRI_<COLL>_ALGORITHM unset or auto) and
- * the tuning file has no rule for coll.  Local; the same on every rank. */
-bool select_always_below(colibri_coll coll);
+/* Whether an automatic blocking or nonblocking call of coll on `size`
+ * processes goes to the MPI below whatever its other arguments: the
+ * configuration names no algorithm (COLIBRI_<COLL>_ALGORITHM unset or
+ * auto), the tuning file has no rule for coll, and coll's algorithms are
+ * all `by-name` or (gatherv, scatterv, whose selection reads p alone) the
+ * model ranks a `by-name` one, which the MPI's own runs, ahead at p.
+ * Local; the same on every rank. */
+bool select_always_below(colibri_coll coll, int size);
 
 /* Online selection (online.h) applies only where no tuning rule decides:
  * whether one does for this call (p before selection). */

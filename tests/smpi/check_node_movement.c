@@ -11,6 +11,11 @@
  *    reverse rank order with gaps, in place or not, the three forms;
  *  - gather and scatter: roots 0, p-1 and p/2, blocks of 0 to 9000 bytes,
  *    in place at the root or not, blocking, nonblocking and persistent;
+ *  - gatherv and scatterv (binomial and auto: its online exploration
+ *    against the MPI's own where the model takes binomial, from about 31
+ *    ranks): roots 0, p-1 and p/2, uneven blocks of 0 to 3000 bytes
+ *    (every fourth empty) in reverse rank order with gaps at the root, in
+ *    place or not, the three forms, blocking calls 12 in a row;
  *  - barrier: every rank enters at its own simulated time (rank r sleeps
  *    r microseconds first) and none may leave before the last has entered
  *    (simulated clocks, exact under SMPI), blocking and nonblocking;
@@ -267,13 +272,100 @@ static void check_barrier(const char *alg)
         }
 }
 
+/* gatherv (g) or scatterv: roots 0, p-1 and p/2, rank j's block of
+ * (j * 37 + k * 500) % 3001 bytes (every fourth one empty), at the root in
+ * reverse rank order with 3-byte gaps, in place at the root or not, the
+ * three forms; blocking calls 12 times in a row with the same sizes, so
+ * that automatic selection's online exploration runs and decides on the
+ * way (a shape is p and the root: the sizes are the root's). */
+static void check_rooted_v(const char *alg, bool g)
+{
+    const int roots[3] = {0, size - 1, size / 2};
+    MPI_Count *c = malloc((size_t)size * sizeof *c);
+    MPI_Aint *d = malloc((size_t)size * sizeof *d);
+    unsigned char *one = malloc(3001), *many = malloc((size_t)3004 * size);
+    const colibri_coll coll = g ? COLIBRI_GATHERV : COLIBRI_SCATTERV;
+    int call = 0;
+    for (int form = 0; form < 3; form++)
+        for (int ri = 0; ri < 3; ri++)
+            for (int ip = 0; ip < 2; ip++)
+                for (int rep = 0; rep < (form == 0 ? 12 : 1); rep++, call++) {
+                    const int root = roots[ri], k = ri + ip;
+                    const bool in_place = ip && rank == root;
+                    MPI_Aint at = 0;
+                    for (int j = size - 1; j >= 0; j--) {
+                        c[j] = j % 4 == 1 ? 0 : (j * 37 + k * 500) % 3001;
+                        d[j] = at, at += c[j] + 3;
+                    }
+                    const MPI_Count mine = c[rank];
+                    memset(one, 0xEE, 3001);
+                    memset(many, 0xEE, (size_t)at);
+                    if (g) { /* each rank's block; the root's in place in `many` */
+                        for (int t = 0; t < mine; t++)
+                            (in_place ? many + d[rank] : one)[t] = byte_of(rank, call, t);
+                    } else if (rank == root) {
+                        for (int j = 0; j < size; j++)
+                            for (int t = 0; t < c[j]; t++)
+                                many[d[j] + t] = byte_of(j, call, t);
+                    }
+                    const void *sb = g ? (in_place ? MPI_IN_PLACE : (void *)one) : many;
+                    void *rb = g ? many : in_place ? MPI_IN_PLACE : (void *)one;
+                    MPI_Request r;
+                    int rc;
+                    if (g)
+                        rc = form == 0 ? colibri_gatherv(sb, mine, MPI_BYTE, rb, c, d, MPI_BYTE,
+                                                         root, MPI_COMM_WORLD, alg)
+                             : form == 1 ? colibri_igatherv(sb, mine, MPI_BYTE, rb, c, d, MPI_BYTE,
+                                                            root, MPI_COMM_WORLD, alg, &r)
+                                         : colibri_gatherv_init(sb, mine, MPI_BYTE, rb, c, d,
+                                                                MPI_BYTE, root, MPI_COMM_WORLD,
+                                                                alg, &r);
+                    else
+                        rc = form == 0 ? colibri_scatterv(sb, c, d, MPI_BYTE, rb, mine, MPI_BYTE,
+                                                          root, MPI_COMM_WORLD, alg)
+                             : form == 1 ? colibri_iscatterv(sb, c, d, MPI_BYTE, rb, mine,
+                                                             MPI_BYTE, root, MPI_COMM_WORLD, alg,
+                                                             &r)
+                                         : colibri_scatterv_init(sb, c, d, MPI_BYTE, rb, mine,
+                                                                 MPI_BYTE, root, MPI_COMM_WORLD,
+                                                                 alg, &r);
+                    if (rc == MPI_SUCCESS)
+                        finish(form, &r);
+                    int ok = rc == MPI_SUCCESS;
+                    if (g && rank == root)
+                        for (int j = 0; j < size && ok; j++) {
+                            for (int t = 0; t < c[j] && ok; t++)
+                                ok = many[d[j] + t] == byte_of(j, call, t);
+                            for (int t = 0; t < 3 && ok; t++) /* the gap after it */
+                                ok = many[d[j] + c[j] + t] == 0xEE;
+                        }
+                    if (!g) { /* its block; the root's stays in `many` when in place */
+                        const unsigned char *mb = in_place ? many + d[rank] : one;
+                        for (int t = 0; t < mine && ok; t++)
+                            ok = mb[t] == byte_of(rank, call, t);
+                        if (!in_place)
+                            ok = ok && one[mine] == 0xEE;
+                    }
+                    if (ok && alg && form == 0)
+                        ok = strcmp(colibri_last_algorithm(MPI_COMM_WORLD, coll), alg) == 0;
+                    char what[160];
+                    snprintf(what, sizeof what, "%s %s form %d root %d%s call %d", g ? "gatherv" : "scatterv",
+                             alg ? alg : "auto", form, root, ip ? " in place" : "", call);
+                    smpi_report(ok, what);
+                }
+    free(c);
+    free(d);
+    free(one);
+    free(many);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const char *def[] = {"node_leader", "node_rails", "auto"};
-    const int n = argc > 1 ? argc - 1 : 3;
+    const char *def[] = {"node_leader", "node_rails", "binomial", "auto"};
+    const int n = argc > 1 ? argc - 1 : 4;
     for (int i = 0; i < n; i++) {
         const char *name = argc > 1 ? argv[i + 1] : def[i];
         const char *alg = strcmp(name, "auto") == 0 ? NULL : name;
@@ -286,6 +378,10 @@ int main(int argc, char **argv)
         if (!alg || strcmp(name, "node_rails") == 0) {
             check_allgather(alg);
             check_allgatherv(alg);
+        }
+        if (!alg || strcmp(name, "binomial") == 0) {
+            check_rooted_v(alg, true);
+            check_rooted_v(alg, false);
         }
     }
     /* every count is agreed over the ranks (smpi_report) */

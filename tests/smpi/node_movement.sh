@@ -6,11 +6,13 @@
 # round-robin over 4 hosts, one rank per host; and the 5-2-7 layout again
 # with a 4 KiB segment, so that buffers go through the segment in many
 # chunks and slots are reused within a call.  Blocking, nonblocking and
-# persistent forms.
+# persistent forms; gatherv and scatterv binomial and auto too (40 ranks
+# one a host: auto's model takes binomial there and online selection
+# weighs it against SMPI's own).
 source "$(dirname "$0")/lib.bash"
 smpi_build check_node_movement
 status=0
-for layout in "4x4 16" "5-2-7 14" "1x6 6" "rr-4x3 12" "1024 5"; do
+for layout in "4x4 16" "5-2-7 14" "1x6 6" "rr-4x3 12" "1024 5" "1024 40"; do
   set -- $layout
   echo "== hosts $1, p=$2"
   HOSTFILE=platforms/hostfile-$1.txt smpi_run "$2" build-smpi/tests/smpi_check_node_movement || status=1

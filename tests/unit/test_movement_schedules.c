@@ -345,7 +345,7 @@ static void rooted_case(colibri_coll coll, const char *name, int p, int root, in
     const bool g = coll == COLIBRI_GATHER, bin = strcmp(name, "binomial") == 0;
     struct sched_params sp = {.size = p, .count = b, .elem_size = 1, .root = root};
     const double lat = lb_cost(c.alg, &sp, 1, 0), bw = lb_cost(c.alg, &sp, 0, 1);
-    bool ok = bw == (double)((p - 1) * b) && lat == (bin ? ceil_log2(p) : 1);
+    bool ok = bw == (double)((p - 1) * b) && lat == (p == 1 ? 0 : bin ? ceil_log2(p) : 1);
     for (int i = 0; i < p; i++) {
         const int x = (i - root + p) % p;
         const int64_t mine = i == root ? 0 : bin ? (blocks_subtree_end(x, p) - x) * b : b;

@@ -19,6 +19,7 @@
 
 #include "coll/algorithm.h"
 #include "kernels/dense.h"
+#include "patterns/fold.h"
 #include "kernels/sparse.h"
 #include "patterns/nodes.h"
 #include "select/online.h"
@@ -287,6 +288,39 @@ static void test_allgatherv_selection(void)
     }
 }
 
+/* Automatic gatherv and scatterv read p alone (count 0 on every rank): the
+ * MPI's own (linear, `by-name`) where the model ranks linear, a + p o,
+ * no slower than the binomial tree's ceil(lg p)(a + 2 o), so up to p = 30
+ * at the default model (a = 1 us, o = 0.2 us), binomial from 31;
+ * select_always_below answers the same per p (the nonblocking entry
+ * points' shortcut), and with a named algorithm never. */
+static void test_v_selection(void)
+{
+    const colibri_coll colls[] = {COLIBRI_GATHERV, COLIBRI_SCATTERV};
+    const int ps[] = {1, 2, 8, 16, 30, 31, 32, 64, 1024};
+    for (int c = 0; c < 2; c++)
+        for (unsigned i = 0; i < sizeof ps / sizeof *ps; i++) {
+            struct sched_params sp = {.size = ps[i], .elem_size = 1};
+            const struct algorithm *a = select_auto(colls[c], &sp);
+            /* binomial's ceil(lg p)(a + 2 o) below linear's a + p o */
+            const double a_ = 1e-6, o_ = 2e-7;
+            const bool tree = ps[i] > 2 && ceil_log2(ps[i]) * (a_ + 2 * o_) <
+                                               (a_ + ps[i] * o_) * (1 - 1e-9);
+            check(tree ? a && strcmp(a->name, "binomial") == 0 : !a,
+                  "auto %s p=%d: picked %s", colibri_coll_name(colls[c]), ps[i],
+                  a ? a->name : "native");
+            check(select_always_below(colls[c], ps[i]) == !tree,
+                  "%s p=%d: always below says %d", colibri_coll_name(colls[c]), ps[i],
+                  select_always_below(colls[c], ps[i]));
+        }
+    setenv("COLIBRI_GATHERV_ALGORITHM", "linear", 1);
+    colibri_config_reload();
+    check(!select_always_below(COLIBRI_GATHERV, 2), "gatherv named linear: always below");
+    unsetenv("COLIBRI_GATHERV_ALGORITHM");
+    colibri_config_reload();
+    check(select_always_below(COLIBRI_GATHERV, 2), "gatherv auto again: not always below");
+}
+
 /* Automatic allgather weighs the node's shared port: 256 ranks as 16
  * nodes of 16 consecutive ranks.  Bruck's and recursive doubling's long
  * distances send every rank of a node off it at once, 16 through one
@@ -438,6 +472,7 @@ int main(int argc, char **argv)
     test_bcast_selection();
     test_allgatherv_selection();
     test_rooted_selection();
+    test_v_selection();
     test_allgather_port();
     test_scan_port();
     test_online_kinds();

@@ -5,9 +5,10 @@
  * network once, where the binomial tree hands each through up to
  * ceil(lg p) - 1 ranks between; but the root pays for p-1 messages.
  *
- * Cost (COST_FORMULA below): one latency, a sender's overhead and the
- * last receive's, and the longer of the root's p-1 receive overheads one
- * after the other and the p-1 blocks through its link: the root handles
+ * Cost (COST_FORMULA below): one latency, a sender's overhead, and the
+ * longer of the root's p-1 receive overheads one after the other and the
+ * p-1 blocks through its link and the last one's overhead (at p = 2 a
+ * message's a + 2 o + c b, as the binomial tree's): the root handles
  * one message while the next streams in (SimGrid SMPI, 1024 ranks, 0.5 us
  * per message: 511 us at 8 B, the overheads; 5286 us at 64 KiB, the
  * link's 67 MB alone), so from c b = o on linear beats the binomial tree,
@@ -18,7 +19,7 @@
  */
 #include "../algorithm.h"
 
-COST_FORMULA(gather, linear, "a + 2 o + max((p-1) o, (p-1) c b), c block bytes");
+COST_FORMULA(gather, linear, "a + o + max((p-1) o, (p-1) c b + o), c block bytes");
 
 int gather_linear_build(const struct sched_params *p, struct schedule *s)
 {

@@ -7,10 +7,10 @@
  * else's block, and a tree, whose inner ranks forward their subtrees'
  * blocks, would need those sizes sent along first.
  *
- * Cost (COST_FORMULA below): one latency, a sender's and the last
- * receive's overhead, and the longer of the root's p-1 receive overheads
- * one after the other and the other blocks' bytes through the root's
- * link, which overlap (gather/linear.c; cost_linear_rooted) (known at the
+ * Cost (COST_FORMULA below): one latency, a sender's overhead, and the
+ * longer of the root's p-1 receive overheads one after the other and the
+ * other blocks' bytes through the root's link and the last one's
+ * overhead, which overlap (gather/linear.c; cost_linear_rooted) (known at the
  * root; elsewhere, and to selection, which only reads what every rank
  * knows, taken as p-1 blocks of this rank's size).
  *
@@ -21,7 +21,7 @@
  */
 #include "../algorithm.h"
 
-COST_FORMULA(gatherv, linear, "a + 2 o + max((p-1) o, n b), n the other ranks' blocks' bytes");
+COST_FORMULA(gatherv, linear, "a + o + max((p-1) o, n b + o), n the other ranks' blocks' bytes");
 
 int gatherv_linear_build(const struct sched_params *p, struct schedule *s)
 {

@@ -4,9 +4,9 @@
  * and no forwarding, every block crosses the network once; but the root
  * pays for p-1 messages.
  *
- * Cost (COST_FORMULA below): one latency, the first send's overhead and
- * a receiver's, and the longer of the root's p-1 send overheads one after
- * the other and the p-1 blocks through its link, which overlap (as for
+ * Cost (COST_FORMULA below): one latency, a receiver's overhead, and the
+ * longer of the root's p-1 send overheads one after the other and the p-1
+ * blocks through its link and the first send's overhead, which overlap (as for
  * the linear gather: SimGrid SMPI, 1024 ranks, 64 KiB blocks, 5294 us,
  * the link's bytes alone).
  *
@@ -15,7 +15,7 @@
  */
 #include "../algorithm.h"
 
-COST_FORMULA(scatter, linear, "a + 2 o + max((p-1) o, (p-1) c b), c block bytes");
+COST_FORMULA(scatter, linear, "a + o + max((p-1) o, (p-1) c b + o), c block bytes");
 
 int scatter_linear_build(const struct sched_params *p, struct schedule *s)
 {

@@ -5,10 +5,10 @@
  * honest default for scatterv: only the root has sendcounts, so no other
  * rank could forward a subtree's blocks without their sizes sent first.
  *
- * Cost (COST_FORMULA below): one latency, the first send's and a
- * receiver's overhead, and the longer of the root's p-1 send overheads one
- * after the other and the other blocks' bytes through the root's link,
- * which overlap (gather/linear.c)
+ * Cost (COST_FORMULA below): one latency, a receiver's overhead, and the
+ * longer of the root's p-1 send overheads one after the other and the
+ * other blocks' bytes through the root's link and the first send's
+ * overhead, which overlap (gather/linear.c)
  * (known at the root; elsewhere, and to selection, taken as p-1 blocks of
  * this rank's size).
  *
@@ -19,7 +19,7 @@
  */
 #include "../algorithm.h"
 
-COST_FORMULA(scatterv, linear, "a + 2 o + max((p-1) o, n b), n the other ranks' blocks' bytes");
+COST_FORMULA(scatterv, linear, "a + o + max((p-1) o, n b + o), n the other ranks' blocks' bytes");
 
 int scatterv_linear_build(const struct sched_params *p, struct schedule *s)
 {
