@@ -14,8 +14,10 @@
 #   P=1024 COLLS="bcast barrier" SIZES=8,65536 ...        64 x 16
 #   FLAT=1 P=1024 COLLS=gather ...                        one rank a host
 #                                      (platforms/cluster-1024.xml)
-#   BUILTINS="ompi mpich" ...          only these of SMPI's built-ins
+#   BUILTINS="ompi mpich" ...          only these of SMPI's built-ins (none: none)
 #   OURS=node_rails,auto ...           only these of colibri's
+#   WARMUP=20 ...                      untimed calls before the timed ones
+#                                      (auto's online exploration decides)
 # Gather and scatter use root 0, the v forms equal blocks, scan and exscan
 # a sum of doubles (SIZES in bytes).  SMPI has no selectable scan, exscan,
 # gatherv or scatterv: its default ("default", linear for the v forms) is
@@ -70,6 +72,7 @@ for coll in $COLLS; do
   *) echo "unknown collective $coll" >&2; exit 2 ;;
   esac
   builtins=${BUILTINS:-$builtins}
+  [ "$builtins" = none ] && builtins=
   ours=${OURS:-$ours}
   sizes=$SIZES
   [ "$coll" = barrier ] && sizes=0

@@ -3,7 +3,8 @@
  * scan and exscan under SMPI, for
  * bench_node_movement_smpi.sh: each algorithm named (colibri's, "auto", or
  * "native" for SMPI's own, chosen by the run's --cfg=smpi/<coll>:...) at
- * each size, one untimed call, then the mean of `iters` calls, each after
+ * each size, one untimed call (WARMUP in the environment: that many), then
+ * the mean of `iters` calls, each after
  * a barrier below colibri, from the last rank's entry to the last rank's
  * exit (simulated clocks: deterministic).  Buffers are SMPI_SHARED_MALLOC'd (one copy for all
  * ranks: timings only, no result check; tests/smpi/node_movement.sh
@@ -108,7 +109,12 @@ int main(int argc, char **argv)
         char *ssave = NULL;
         for (char *s = strtok_r(sizes, ",", &ssave); s; s = strtok_r(NULL, ",", &ssave)) {
             const long n = atol(s);
-            int rc = call(coll, alg, in, out, n, p);
+            /* untimed calls first: one, or WARMUP (automatic selection's
+             * online exploration decides on the way) */
+            const int warm = getenv("WARMUP") && atoi(getenv("WARMUP")) > 0 ? atoi(getenv("WARMUP")) : 1;
+            int rc = MPI_SUCCESS;
+            for (int i = 0; i < warm && rc == MPI_SUCCESS; i++)
+                rc = call(coll, alg, in, out, n, p);
             double total = 0;
             for (int i = 0; i < iters && rc == MPI_SUCCESS; i++) {
                 PMPI_Barrier(MPI_COMM_WORLD);
