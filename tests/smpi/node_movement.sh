@@ -8,7 +8,8 @@
 # chunks and slots are reused within a call.  Blocking, nonblocking and
 # persistent forms; gatherv and scatterv binomial and auto too (40 ranks
 # one a host: auto's model takes binomial there and online selection
-# weighs it against SMPI's own).
+# weighs it against SMPI's own; once more with fake timings that flip its
+# decisions between calls, results still exact).
 source "$(dirname "$0")/lib.bash"
 smpi_build check_node_movement
 status=0
@@ -20,4 +21,7 @@ done
 echo "== hosts 5-2-7, p=14, COLIBRI_NODE_SHM_BYTES=4096"
 COLIBRI_NODE_SHM_BYTES=4096 HOSTFILE=platforms/hostfile-5-2-7.txt smpi_run 14 \
   build-smpi/tests/smpi_check_node_movement || status=1
+echo "== hosts 1024, p=40, auto with fake timings that flip online decisions"
+COLIBRI_ONLINE_FAKE=random:5,calls=2,window=1 HOSTFILE=platforms/hostfile-1024.txt \
+  smpi_run 40 build-smpi/tests/smpi_check_node_movement auto || status=1
 exit $status
