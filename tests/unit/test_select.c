@@ -290,14 +290,15 @@ static void test_allgatherv_selection(void)
 
 /* Automatic gatherv and scatterv read p alone (count 0 on every rank): the
  * MPI's own (linear, `by-name`) where the model ranks linear, a + p o,
- * no slower than the binomial tree's ceil(lg p)(a + 2 o), so up to p = 30
- * at the default model (a = 1 us, o = 0.2 us), binomial from 31;
+ * no slower than the binomial tree's ceil(lg p)(a + 2 o): at the default
+ * model (a = 1 us, o = 0.2 us) up to p = 30 and at 33-37, where ceil(lg p)
+ * has just stepped up, binomial at 31-32 and from 38;
  * select_always_below answers the same per p (the nonblocking entry
  * points' shortcut), and with a named algorithm never. */
 static void test_v_selection(void)
 {
     const colibri_coll colls[] = {COLIBRI_GATHERV, COLIBRI_SCATTERV};
-    const int ps[] = {1, 2, 8, 16, 30, 31, 32, 64, 1024};
+    const int ps[] = {1, 2, 8, 16, 30, 31, 32, 33, 37, 38, 64, 1024};
     for (int c = 0; c < 2; c++)
         for (unsigned i = 0; i < sizeof ps / sizeof *ps; i++) {
             struct sched_params sp = {.size = ps[i], .elem_size = 1};
