@@ -559,8 +559,6 @@ static void model_rank(colibri_coll coll, const struct sched_params *p,
         *second = runner, *t_second = runner_t;
 }
 
-/* The cost model's fastest among the algorithms whose restrictions hold,
- * with the radix it prefers. */
 /* The model's modelled time of coll's `by-name` algorithms (the MPI's own
  * runs the same: catalog.h), the fastest; < 0 where coll has none or none
  * applies. */
@@ -581,8 +579,9 @@ static double model_by_name(colibri_coll coll, const struct sched_params *p,
     return best;
 }
 
-/* The model's choice; native (NULL) where a `by-name` algorithm, which the
- * MPI's own runs, is modelled no slower. */
+/* The cost model's fastest among the algorithms whose restrictions hold,
+ * with the radix it prefers; native (NULL) where a `by-name` algorithm,
+ * which the MPI's own runs, is modelled no slower. */
 static struct choice model_choice(colibri_coll coll, const struct sched_params *p,
                                   const struct cost_params *m)
 {
@@ -643,31 +642,25 @@ const char *select_by_name_only(colibri_coll coll)
 
 bool select_always_below(colibri_coll coll, int size)
 {
-    /* whether every algorithm of coll is by-name (-1: no; 1: yes; 2: some
-     * are, so the model weighs the others against them, which depends on
-     * p): the catalog is constant, so scanned once per collective (a race
-     * writes the same values) */
-    static signed char by_name[COLIBRI_NCOLL]; /* 0: not yet */
+    /* whether coll has a by-name algorithm: the catalog is constant, so
+     * scanned once per collective (a race writes the same values) */
+    static signed char by_name[COLIBRI_NCOLL]; /* 0: not yet; 1: yes; -1: no */
     if ((unsigned)coll >= COLIBRI_NCOLL)
         return false;
     if (!by_name[coll]) {
-        int all = 1, some = 0;
+        signed char some = -1;
         for (int i = 0; i < catalog_count; i++)
-            if (catalog[i].coll == coll) {
-                if (catalog[i].restrictions & R_BY_NAME)
-                    some = 1;
-                else
-                    all = 0;
-            }
-        by_name[coll] = (signed char)(all ? 1 : some ? 2 : -1);
+            if (catalog[i].coll == coll && (catalog[i].restrictions & R_BY_NAME))
+                some = 1;
+        by_name[coll] = some;
     }
     if (by_name[coll] < 0 || !select_names_auto(coll, NULL) || rules_for(coll, true))
         return false;
-    if (by_name[coll] == 1)
-        return true;
     /* gatherv, scatterv: what auto takes reads p alone (their count is 0
      * to selection, no layout, no rule: api/rooted.c), the same on every
-     * rank; the last answer per collective kept (size << 33 | generation
+     * rank (native where only by-name algorithms apply, or where the model
+     * ranks one ahead); the last answer per collective kept, sparing the
+     * nonblocking entry points the selector's memo (size << 33 | generation
      * << 1 | below, one word: a race writes a whole answer) */
     static uint64_t last[COLIBRI_NCOLL];
     const uint64_t gen = config_get()->generation & 0xffffffffu;

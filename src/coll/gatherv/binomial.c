@@ -41,9 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../patterns/blocks.h"
 #include "../../patterns/fold.h"
 #include "../algorithm.h"
+#include "../common/rooted.h"
 
 COST_FORMULA(gatherv, binomial,
              "ceil(lg p)(a + 2 o [+ 2 o where a subtree's blocks exceed 4 KiB]) + n b, n the "
@@ -128,50 +128,19 @@ static void gvb_root(const struct sched_params *p, struct schedule *s, const str
 {
     const int64_t *n = p->rcounts, *d = p->rdispls;
     int64_t toff = 0;
-    struct { int lo, hi; int64_t at; } staged[GVB_MAX_CHILDREN];
-    int nst = 0;
     for (int i = 0; i < g->nch; i++) {
         const int c = gvb_child(g, i), e = blocks_subtree_end(c, g->size);
-        int64_t total = 0, next = -1, first = -1;
-        bool packed = true;
-        for (int r = c; r < e; r++) {
-            const int j = gvb_abs(g, r);
-            if (!n[j])
-                continue;
-            if (first < 0)
-                first = d[j];
-            else if (d[j] != next)
-                packed = false;
-            next = d[j] + n[j];
-            total += n[j];
-        }
-        if (packed) {
-            sched_recv(s, gvb_abs(g, c), BUF_RECV, first < 0 ? 0 : first, total);
-        } else {
+        int64_t at;
+        const int64_t total = rooted_v_run(n, d, c, e, g->root, g->size, &at);
+        if (at >= 0) {
+            sched_recv(s, gvb_abs(g, c), BUF_RECV, at, total);
+        } else { /* (the copies run after the round's messages) */
             sched_recv(s, gvb_abs(g, c), BUF_TMP, toff, total);
-            staged[nst].lo = c, staged[nst].hi = e, staged[nst].at = toff;
-            nst++;
+            rooted_v_copy(s, n, d, c, e, g->root, g->size, BUF_RECV, toff, true);
             toff += total;
         }
     }
     sched_need_tmp(s, BUF_TMP, toff);
-    for (int k = 0; k < nst; k++) { /* runs adjacent in both as one copy */
-        int64_t from = staged[k].at, run_src = -1, run_dst = 0, run_len = 0;
-        for (int r = staged[k].lo; r < staged[k].hi; r++) {
-            const int j = gvb_abs(g, r);
-            if (!n[j])
-                continue;
-            if (run_len && d[j] != run_dst + run_len) {
-                sched_copy(s, BUF_TMP, run_src, BUF_RECV, run_dst, run_len);
-                run_len = 0;
-            }
-            if (!run_len)
-                run_src = from, run_dst = d[j];
-            run_len += n[j];
-            from += n[j];
-        }
-        sched_copy(s, BUF_TMP, run_src, BUF_RECV, run_dst, run_len);
-    }
     if (!p->in_place)
         sched_copy(s, BUF_SEND, 0, BUF_RECV, d[g->root], n[g->root]);
     sched_round(s);

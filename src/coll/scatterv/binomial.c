@@ -42,9 +42,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../patterns/blocks.h"
 #include "../../patterns/fold.h"
 #include "../algorithm.h"
+#include "../common/rooted.h"
 
 COST_FORMULA(scatterv, binomial,
              "ceil(lg p)(a + 2 o [+ 2 o where a subtree's sizes and blocks exceed 4 KiB]) + n b, "
@@ -129,46 +129,21 @@ static int svb_root(struct schedule *s, const struct svb *g, void *const buf[])
     int64_t top = 0;
     for (int c = 1; c < p; c *= 2) {
         const int e = blocks_subtree_end(c, p), m = e - c;
-        int64_t first = -1, next = -1, len = 0;
-        bool packed = true;
-        for (int r = c; r < e; r++) {
-            const int j = svb_abs(g, r);
-            if (!g->n[j])
-                continue;
-            if (first < 0)
-                first = g->d[j];
-            else if (g->d[j] != next)
-                packed = false;
-            next = g->d[j] + g->n[j];
-            len += g->n[j];
-        }
+        int64_t at;
+        const int64_t len = rooted_v_run(g->n, g->d, c, e, g->root, p, &at);
         const bool packet = m > 1 && svb_inline(m, len);
-        ch[c] = (struct svb_child){BUF_SEND, first < 0 ? 0 : first, len, 0, packet};
-        if (packed && !packet)
+        ch[c] = (struct svb_child){BUF_SEND, at, len, 0, packet};
+        if (at >= 0 && !packet)
             continue;
-        int64_t at = top;
+        at = top;
         if (packet) {
             ch[c].pk = top;
             sched_copy(s, BUF_TMP2, 8 * (int64_t)c, BUF_TMP, top, 8 * (int64_t)m);
             at += 8 * (int64_t)m;
         }
         ch[c].buf = BUF_TMP, ch[c].off = at;
+        rooted_v_copy(s, g->n, g->d, c, e, g->root, p, BUF_SEND, at, false);
         top = at + len;
-        int64_t run_src = 0, run_dst = 0, run_len = 0;
-        for (int r = c; r < e; r++) {
-            const int j = svb_abs(g, r);
-            if (!g->n[j])
-                continue;
-            if (run_len && g->d[j] != run_src + run_len) {
-                sched_copy(s, BUF_SEND, run_src, BUF_TMP, run_dst, run_len);
-                run_len = 0;
-            }
-            if (!run_len)
-                run_src = g->d[j], run_dst = at;
-            run_len += g->n[j];
-            at += g->n[j];
-        }
-        sched_copy(s, BUF_SEND, run_src, BUF_TMP, run_dst, run_len);
     }
     sched_need_tmp(s, BUF_TMP, top);
     sched_round(s); /* the packing, when there is any */
