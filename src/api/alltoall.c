@@ -468,13 +468,17 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
                           &turn);
     struct comm_state *const tcs = c->cs; /* c lives in op, which a run may free */
     /* An alltoallv settled on native pays its size agreement and this
-     * driver before the MPI's call wherever another shape settled on
-     * colibri's (no skip then): native is charged as it will run.  (Timed
+     * driver before the MPI's call where another shape settled on
+     * colibri's and the call follows another shape's (no window then:
+     * online_skip_after): native is charged as it will run.  (Timed
      * around the MPI's call alone, Open MPI 5's 32 KiB alltoallv, 2 ranks,
      * beside an 8 KiB shape on sloavx, settled on native and then ran
-     * 1.1-1.3x the MPI's own time, dropin-bench -P.) */
+     * 1.1-1.3x the MPI's own time, dropin-bench -P, when such calls agreed
+     * at every call.) */
     if (auto_v && turn.s)
-        turn.native_from_entry = online_other_settled_colibri(&tcs->online, a->coll, turn.s);
+        turn.native_from_entry =
+            online_other_settled_colibri(&tcs->online, a->coll, turn.s) &&
+            !online_skip_follows(&tcs->alltoallv_skip, turn.s);
     if (predicting) {
         c->cs->predicted = rc == MPI_SUCCESS && op->alg && (op->alg->restrictions & R_NODE_AWARE);
         c->sp.sizes_out = c->cs->predicted ? c->cs->predicted_sizes : NULL;

@@ -242,21 +242,24 @@ bool online_other_settled_colibri(const struct online_table *t, int coll,
 void online_skip_after(struct online_skip *k, const struct online_table *t, int coll,
                        struct online_shape *s, const struct online_params *pr)
 {
-    bool all = s && settled_on_native(s);
+    const bool repeat = s && k->last == s && k->last_stamp == s->stamp;
+    k->last = s;
+    k->last_stamp = s ? s->stamp : 0;
+    const bool native = s && settled_on_native(s);
+    bool all = native;
     for (int i = 0; all && i < ONLINE_SHAPES; i++) {
         const struct online_shape *x = &t->shape[i];
         all = !x->used || x->key.coll != coll || settled_on_native(x);
     }
-    if (!all) {
+    if (!all && !(native && repeat)) {
         k->shape = NULL;
         k->window = 0;
         return;
     }
+    const long long most = all ? ONLINE_SKIP_MAX : ONLINE_SKIP_MIXED_MAX;
     const long long first = pr->window < ONLINE_SKIP_FIRST ? (pr->window > 0 ? pr->window : 1)
                                                            : ONLINE_SKIP_FIRST;
-    k->window = k->window <= 0                    ? first
-                : k->window * 2 > ONLINE_SKIP_MAX ? ONLINE_SKIP_MAX
-                                                  : k->window * 2;
+    k->window = k->window <= 0 ? first : k->window * 2 > most ? most : k->window * 2;
     k->shape = s;
     k->stamp = s->stamp;
     k->until = s->calls + k->window;

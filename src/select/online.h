@@ -245,10 +245,11 @@ bool online_reuse(const struct online_table *t, const struct online_key *k,
 
 /* Whether a shape of `coll` in t other than s has settled on one of
  * colibri's algorithms (its winner not native).  While one has, the
- * communicator's alltoallv calls cannot skip their size agreement
- * (online_skip_after), so a call of s settled on native would pay the
- * agreement and colibri's driver before the MPI's call: online_turn.h
- * charges native's exploring calls from the driver's entry then. */
+ * communicator's alltoallv calls of s settled on native skip their size
+ * agreement only while they follow one another (online_skip_after); a
+ * call of s after another shape's pays the agreement and colibri's driver
+ * before the MPI's call: online_turn.h charges native's exploring calls
+ * from the driver's entry then. */
 bool online_other_settled_colibri(const struct online_table *t, int coll,
                                   const struct online_shape *s);
 
@@ -269,33 +270,51 @@ static inline bool online_memo_pass(struct online_shape *s, unsigned stamp)
  * The size agreement of automatic alltoallv (api/alltoall.c): its choice
  * depends on every rank's block sizes, so a call agrees on them (one
  * small allreduce) before it selects, and that agreement costs more than a
- * short native alltoallv.  Once every alltoallv shape the communicator has
- * agreed on is settled on native, calls skip the agreement for a window of
- * calls and go to the MPI below (always legal, whatever the sizes), each
- * counted in the shape of the last agreed call as its memo would count it
+ * short native alltoallv.  Calls skip it for a window of calls and go to
+ * the MPI below (always legal, whatever the sizes), each counted in the
+ * shape of the last agreed call as its memo would count it
  * (online_memo_pass: the window ends with that shape's own re-check at the
- * latest); the window's end agrees again, and opens the next window,
- * doubled, while the agreed shapes all stay on native; a call whose sizes
- * moved to a shape not yet settled explores it (no skipping meanwhile).
+ * latest), in two cases:
+ *  - every alltoallv shape the communicator has agreed on is settled on
+ *    native: windows of ONLINE_SKIP_FIRST calls, doubled at each agreement
+ *    that finds them all still there, up to ONLINE_SKIP_MAX;
+ *  - some shape is settled on one of colibri's algorithms, but the last
+ *    two agreed calls (and those since: none skipped in between) found the
+ *    same shape, settled on native: the sizes stay in one class, so the
+ *    window is opened as above, up to ONLINE_SKIP_MIXED_MAX (a phase of
+ *    the application that moves to a shape on colibri's algorithm runs
+ *    native until the window ends: at most that many calls).
+ * Otherwise every call agrees; a call whose sizes moved to a shape not yet
+ * settled is explored at the window's end.
  *
  * Every rank skips the same calls: all ranks make the same sequence of
  * blocking automatic alltoallv calls on a communicator, the window is
- * counted in those calls, and it opens and closes from the agreed shapes'
- * states alone, which are the same on every rank.  What a window costs: a
- * new size class is explored up to the window's end later (at most
- * ONLINE_SKIP_MAX calls, or the settled shape's re-check).
+ * counted in those calls, and it opens and closes from the agreed (or, after
+ * SLOAVx, predicted) shapes and their states alone, which are the same on
+ * every rank.
  */
 struct online_skip {
-    struct online_shape *shape; /* the last agreed call's shape (NULL: no window open) */
+    struct online_shape *shape; /* the window's shape (NULL: no window open) */
     unsigned stamp;             /* its stamp then */
     long long until;            /* the window: while shape->calls is below this */
     long long window;           /* the window's length (0: none opened since the last agreement
                                  * that could not open one) */
+    struct online_shape *last;  /* the last agreed call's shape (NULL: none, or a rule chose) */
+    unsigned last_stamp;        /* its stamp then */
     unsigned generation;        /* the configuration's when it opened (runtime) */
     bool interposed_auto;       /* then: the interposed calls select automatically (runtime) */
 };
 #define ONLINE_SKIP_FIRST 16
 #define ONLINE_SKIP_MAX 1024
+#define ONLINE_SKIP_MIXED_MAX 128
+
+/* Whether the last agreed call's shape was s: where another shape is on
+ * colibri's algorithm, s's calls settled on native will skip their
+ * agreement while they keep coming (online_skip_after). */
+static inline bool online_skip_follows(const struct online_skip *k, const struct online_shape *s)
+{
+    return s && k->last == s;
+}
 
 /* Whether this call skips the agreement (counted in the window's shape). */
 static inline bool online_skip_pass(struct online_skip *k)

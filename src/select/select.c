@@ -860,10 +860,11 @@ void select_describe(char *buf, size_t len)
                 "algorithm past %.0f%%); nonblocking and "
                 "persistent calls take the decision of the blocking shape with their key; "
                 "alltoallv skips its size agreement for %d to %d calls while every shape "
-                "agreed on is settled on native%s\n",
+                "agreed on is settled on native (to %d while consecutive agreements find "
+                "one shape on native)%s\n",
                 (ONLINE_UNSURE - 1) * 100, ONLINE_BETA_SPAN, cfg->online_calls, ONLINE_LONG_CALLS,
                 ONLINE_LONG_BYTES / 1024, ONLINE_NATIVE_MARGIN * 100,
                 ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG, ONLINE_LONG_BYTES / 1024,
                 cfg->online_window, ONLINE_MARGIN * 100, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
-                cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
+                ONLINE_SKIP_MIXED_MAX, cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
 }

@@ -481,6 +481,51 @@ static void alltoallv_skip(void)
     MPI_Comm_free(&comm);
 }
 
+/* Where one alltoallv shape settled on colibri's algorithm, another
+ * settled on native still skips its size agreement while its calls follow
+ * one another (online_skip_after's second case): a small class settles on
+ * colibri's algorithm (native faked 5000 us, every algorithm 1000), then a
+ * large one on native (native 10 us) and skips at least half of its
+ * calls; back in the small class, colibri's algorithm runs again.  Every
+ * call exact, every rank the same algorithm. */
+static void alltoallv_skip_mixed(void)
+{
+    if (size > 64 || size < 2)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "2");
+    set_env("COLIBRI_ONLINE_WINDOW", "100000");
+    set_env("COLIBRI_ONLINE_FAKE", "native:5000");
+    bool ok = true, same = true, s1;
+    for (int call = 0; call < 40; call++)
+        ok = vcall(comm, call, small_counts, &s1) && ok, same = same && s1;
+    const char *small = colibri_last_algorithm(comm, COLIBRI_ALLTOALLV);
+    h_record(MPI_COMM_WORLD, strcmp(small, "native") != 0,
+             "alltoallv mixed skip: the small class settled on %s", small);
+    set_env("COLIBRI_ONLINE_FAKE", "native:10");
+    const int calls = 300;
+    const struct colibri_setup_stats s2 = stats();
+    for (int call = 0; call < calls; call++)
+        ok = vcall(comm, call, large_counts, &s1) && ok, same = same && s1;
+    const struct colibri_setup_stats s3 = stats();
+    const long long skipped = s3.online_skipped - s2.online_skipped;
+    h_record(MPI_COMM_WORLD, skipped >= calls / 2 && skipped < calls,
+             "alltoallv mixed skip: %lld of %d calls skipped the agreement", skipped, calls);
+    set_env("COLIBRI_ONLINE_FAKE", "native:5000");
+    for (int call = 0; call < 256; call++) /* twice the mixed windows' bound */
+        ok = vcall(comm, call, small_counts, &s1) && ok, same = same && s1;
+    const char *back = colibri_last_algorithm(comm, COLIBRI_ALLTOALLV);
+    h_record(MPI_COMM_WORLD, strcmp(back, small) == 0,
+             "alltoallv mixed skip: back in the small class, %s runs, not %s", back, small);
+    h_record(MPI_COMM_WORLD, ok, "alltoallv mixed skip: a wrong result");
+    h_record(MPI_COMM_WORLD, same, "alltoallv mixed skip: ranks ran different algorithms");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    set_env("COLIBRI_ONLINE_CALLS", NULL);
+    set_env("COLIBRI_ONLINE_WINDOW", NULL);
+    MPI_Comm_free(&comm);
+}
+
 /* One allreduce of n ints on comm in the form `form` (0 MPI_Allreduce, 1
  * MPI_Iallreduce + MPI_Wait, 2 colibri_allreduce_init + MPI_Start +
  * MPI_Wait), checked exactly; returns the algorithm it ran. */
@@ -699,6 +744,7 @@ int main(int argc, char **argv)
     memo_explores();
     flipping();
     alltoallv_skip();
+    alltoallv_skip_mixed();
     allgatherv_shapes();
     reuse();
     bad_cases();

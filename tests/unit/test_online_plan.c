@@ -488,9 +488,43 @@ static void test_skip(void)
     CHECK(k2.shape == n, "another collective's shape closed the window");
     struct online_shape *x = decided(&u, 7, 999, 1.0, 2.0);
     CHECK(x->winner == 0, "A wins the second shape");
-    online_skip_after(&k2, &u, 7, n, &pr);
+    online_skip_after(&k2, &u, 7, x, &pr); /* an agreed call of x */
+    CHECK(!k2.shape && k2.window == 0 && !online_skip_pass(&k2),
+          "a shape on A opened a window");
+    online_skip_after(&k2, &u, 7, n, &pr); /* n after x: no window yet */
     CHECK(!k2.shape && k2.window == 0 && !online_skip_pass(&k2),
           "a shape on A left the window open");
+    /* n after n: its calls follow one another, a window up to the mixed
+     * bound; x between two of n's closes it, and it starts over */
+    n->quiet_until = n->calls + 100000;
+    w = ONLINE_SKIP_FIRST;
+    for (int i = 0; i < 6; i++) {
+        online_next(n, &PR);
+        online_skip_after(&k2, &u, 7, n, &pr);
+        CHECK(k2.shape == n && k2.window == w, "mixed window %lld, want %lld", k2.window, w);
+        skipped = 0;
+        while (online_skip_pass(&k2))
+            skipped++;
+        CHECK(skipped == w, "%lld skipped in a mixed window of %lld", skipped, w);
+        w = w * 2 > ONLINE_SKIP_MIXED_MAX ? ONLINE_SKIP_MIXED_MAX : w * 2;
+    }
+    CHECK(k2.window == ONLINE_SKIP_MIXED_MAX, "mixed window %lld past its bound", k2.window);
+    online_skip_after(&k2, &u, 7, x, &pr);
+    CHECK(!k2.shape && k2.window == 0, "x's call left n's window open");
+    online_skip_after(&k2, &u, 7, n, &pr);
+    CHECK(!k2.shape, "n after x opened a window");
+    online_skip_after(&k2, &u, 7, n, &pr);
+    CHECK(k2.shape == n && k2.window == ONLINE_SKIP_FIRST, "n's window did not start over: %lld",
+          k2.window);
+    /* a shape re-decided in between (another stamp) is no repeat */
+    struct online_skip k4 = {0};
+    online_skip_after(&k4, &u, 7, n, &pr);
+    n->stamp++;
+    online_skip_after(&k4, &u, 7, n, &pr);
+    CHECK(!k4.shape, "a re-decided shape counted as a repeat");
+    CHECK(online_skip_follows(&k4, n) && !online_skip_follows(&k4, x) &&
+              !online_skip_follows(&k4, NULL),
+          "online_skip_follows");
     /* a shape exploring (new): closed as well */
     struct online_table v;
     memset(&v, 0, sizeof v);
