@@ -27,6 +27,7 @@
  * its PMPI_ name in the same process, the two loops alternating (the
  * interposed one first, then the PMPI one, then the other way round: -R
  * rounds of each), the fastest of each kept; CSV coll,bytes,us,native_us.
+ * Both loops make the number of calls the MPI's own call sizes.
  * With colibri preloaded the MPI_ name is colibri's and the PMPI_ one the
  * MPI's alone, measured in the same process and minutes, so a machine that
  * changes speed between runs (this shared VM does, by up to 2x for a
@@ -202,10 +203,19 @@ int main(int argc, char **argv)
         for (int j = 0; j < c.size; j++)
             c.counts[j] = c.count, c.displs[j] = j * c.count;
         c.base = c.count, c.spread = drifting && c.coll != BARRIER ? c.count / 8 : 0;
-        /* one call's time sizes the loop: about 2 ms of calls, 3 to 1000 */
+        /* one call's time sizes the loop: about 2 ms of calls, 3 to 1000
+         * (-P: the MPI's own call's, so that both sides make the same
+         * calls whatever colibri's first calls cost: its first call on a
+         * communicator sets it up, and a new size's first calls explore,
+         * once sizing the 8-byte loops at 5-50 calls instead of 1000) */
         struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2,
                                !all_back_to_back && !back_to_back(c.coll), 0};
-        const double one = bench_time(&l);
+        double one = bench_time(&l);
+        struct bench_loop n = l;
+        if (pair) {
+            n.call = pmpi_call;
+            one = bench_time(&n); /* warmed like the other side */
+        }
         l.iters = one > 0 ? (int)(2e-3 / one) : 1000;
         l.iters = l.iters < 3 ? 3 : l.iters > 1000 ? 1000 : l.iters;
         l.warmup = 0;
@@ -213,10 +223,7 @@ int main(int argc, char **argv)
         if (!pair) {
             t = bench_best_of(&l, o.reps);
         } else { /* alternating, ABBA..., the fastest of each */
-            struct bench_loop n = l;
-            n.call = pmpi_call;
-            n.warmup = 1;
-            bench_time(&n); /* sized and warmed like the other side */
+            n.iters = l.iters;
             n.warmup = 0;
             t = tn = 0;
             int failed = 0;
