@@ -141,7 +141,7 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
         return rc;
     const struct config *cfg = config_get();
     const colibri_coll coll = (colibri_coll)s->key.coll;
-    if (!t->step.settled) {
+    if (!t->step.settled && !t->step.pause) {
         setup_stats.online_explored++;
         stats_online_explored(coll);
     }
@@ -153,7 +153,7 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
                                 : PMPI_Wtime() - t->t0;
         online_record(s, t->step.cand, secs);
     }
-    if (!t->step.decide)
+    if (!t->step.decide && !t->step.block_end)
         return rc;
     double score[ONLINE_CANDIDATES];
     online_scores(s, score);
@@ -161,6 +161,15 @@ int online_turn_end(struct comm_state *cs, struct online_turn *t, int rc)
         trace_samples(cs, s, score);
     setup_stats.online_agreements++;
     const int arc = agree_max_n(cs, MPI_DOUBLE, score, ONLINE_CANDIDATES);
+    if (t->step.block_end) { /* a paced exploration pauses (no pause without figures) */
+        const struct online_params pr = params(cfg);
+        const long long pause = arc == MPI_SUCCESS ? online_block_end(s, score, &pr) : 0;
+        if (cfg->online_trace && cs->rank == 0 && pause > 0)
+            fprintf(stderr, "colibri: online %s counts %lld+ pause of %lld calls on %s after %s\n",
+                    colibri_coll_name(coll), (long long)s->key.count, pause,
+                    cand_name(s, s->pause_cand), cand_name(s, t->step.cand));
+        return rc != MPI_SUCCESS ? rc : arc;
+    }
     if (arc != MPI_SUCCESS) /* no agreed figures: the model's choice */
         for (int i = 0; i < ONLINE_CANDIDATES; i++)
             score[i] = i == 0 ? 0 : ONLINE_NONE;
@@ -189,8 +198,8 @@ bool online_turn_memo_begin(struct comm_state *cs, struct online_shape *s, unsig
     if (!cfg->online || s->stamp != stamp)
         return false;
     const struct online_step next = online_peek(s, &pr);
-    if (next.settled || next.decide || next.cand < 0 || next.cand >= s->n_cand ||
-        s->cand[next.cand] != alg)
+    if (next.settled || next.decide || next.block_end || next.cand < 0 ||
+        next.cand >= s->n_cand || s->cand[next.cand] != alg)
         return false;
     setup_stats.online_memo_explored++;
     pending.cs = cs;

@@ -1,6 +1,7 @@
 /* Online selection's arithmetic and tables (online.h says how it works). */
 #include "online.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,13 +81,21 @@ struct online_step online_peek(const struct online_shape *s, const struct online
         st.settled = true;
         return st;
     }
+    if (s->explore_start >= 0 && c < s->pause_until) {
+        st.cand = s->pause_cand;
+        st.pause = true;
+        return st;
+    }
     const int k = calls_per_candidate(s, pr);
     /* (modulo: never past the plan's last candidate, even if a caller
      * missed a deciding call) */
-    const long long i = (c - (s->explore_start < 0 ? c : s->explore_start)) % ((long long)k * s->n_cand);
+    const long long i = (s->explore_start < 0 ? 0 : s->explore_i) % ((long long)k * s->n_cand);
     st.cand = (int)(i / k);
     st.timed = i % k != 0;
     st.decide = i == (long long)k * s->n_cand - 1;
+    /* (from native's calls on: before them there is nothing to pause for) */
+    st.block_end = !st.decide && i % k == k - 1 && online_paced(s) && st.cand >= 1 &&
+                   s->n_cand > 1 && !s->cand[1];
     return st;
 }
 
@@ -99,9 +108,55 @@ struct online_step online_next(struct online_shape *s, const struct online_param
         return st;
     if (s->explore_start < 0) { /* the window has ended: explore again */
         s->explore_start = c;
+        s->explore_i = 0;
+        s->pause_until = 0;
+        s->paused = 0;
         memset(s->n_sample, 0, sizeof s->n_sample);
     }
+    if (!st.pause)
+        s->explore_i++;
     return st;
+}
+
+long long online_block_end(struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
+                           const struct online_params *pr)
+{
+    int best = -1, native = -1;
+    for (int i = 0; i < s->n_cand; i++) {
+        if (!s->cand[i])
+            native = i;
+        if (agreed[i] < ONLINE_NONE && (best < 0 || agreed[i] < agreed[best]))
+            best = i;
+    }
+    if (best < 0)
+        return 0;
+    if (native < 0 || !(agreed[native] < ONLINE_NONE))
+        return 0;
+    /* colibri's best runs only where a decision would take it now; where it
+     * takes at most ONLINE_PACE_CLEAR of native's time, no pause */
+    if (best != native && !(agreed[best] < agreed[native] * (1 - pr->native_margin)))
+        best = native;
+    if (best != native && agreed[best] <= agreed[native] * ONLINE_PACE_CLEAR)
+        return 0;
+    const int k = calls_per_candidate(s, pr);
+    double excess = 0;
+    for (int i = 0; i < s->n_cand; i++)
+        if (agreed[i] < ONLINE_NONE && agreed[i] > agreed[best])
+            excess += k * (agreed[i] - agreed[best]);
+    if (!(agreed[best] > 0))
+        return 0;
+    /* the calls since the exploration began (pauses included) and the
+     * pause, all at the best's score, against the excess */
+    const double need = excess / (ONLINE_BUDGET * agreed[best]) - (double)(s->calls - s->explore_start);
+    long long pause = need > 0 ? (long long)ceil(need) : 0;
+    if (pause > ONLINE_PAUSE_MAX - s->paused)
+        pause = ONLINE_PAUSE_MAX - s->paused;
+    if (pause < 0)
+        pause = 0;
+    s->paused += pause;
+    s->pause_until = s->calls + pause;
+    s->pause_cand = best;
+    return pause;
 }
 
 void online_record(struct online_shape *s, int cand, double seconds)

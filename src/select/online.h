@@ -147,6 +147,11 @@ struct online_shape {
      * faster than the winner that the margins kept); COLIBRI_STATS */
     double explore_extra;
     double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
+    /* a paced exploration (online_paced): */
+    long long explore_i;   /* the exploration's steps taken, pauses not counted */
+    long long pause_until; /* while calls is below this, the exploration pauses... */
+    int pause_cand;        /* ...running this candidate (the best so far), untimed */
+    long long paused;      /* the calls its pauses have taken so far */
 };
 
 struct online_table {
@@ -176,11 +181,51 @@ struct online_step {
     int cand;
     long long call; /* the shape's call index of this call */
     bool timed, decide, settled;
+    bool block_end; /* a paced exploration's last call of a candidate (not the deciding
+                     * one): after it the ranks agree on the scores so far and pause
+                     * (online_block_end) */
+    bool pause;     /* a call of a paced exploration's pause: the best so far, untimed */
 };
 struct online_step online_next(struct online_shape *s, const struct online_params *pr);
 /* What online_next would answer for the shape's next call, counting
  * nothing. */
 struct online_step online_peek(const struct online_shape *s, const struct online_params *pr);
+
+/*
+ * Paced exploration.  A long shape (ONLINE_LONG_BYTES or more) explores
+ * in calls that cost tens of microseconds to milliseconds each, and an
+ * application may make only tens of them (a benchmark's 2 MiB loop holds
+ * 3-7 calls): four candidates of three calls each filled every loop, at
+ * up to 3x the MPI's time a call.  So a long shape's exploration pauses
+ * after each candidate's calls from native's on (native is the second
+ * candidate; the model's choice, the first, has nothing to be compared
+ * with before): the ranks agree on the scores so far (one small MPI_MAX,
+ * as at the decision) and then run the best so far (colibri's only where
+ * it beats native by the native margin, as a decision would have it;
+ * untimed, not counted as exploring) for as many calls as keep what the
+ * exploration has cost over that best, its candidates' calls at their
+ * agreed scores, within ONLINE_BUDGET of the time all the calls since it
+ * began would take at the best's score; at most ONLINE_PAUSE_MAX calls of
+ * pauses an exploration.  No pause where the best so far is colibri's and
+ * takes at most ONLINE_PACE_CLEAR of native's time: a clear win, where
+ * finding a better one soon matters more than what looking costs (SMPI's
+ * 1 MiB allreduce on 16 ranks, Rabenseifner 174 us against native's 1604,
+ * or a sparse algorithm still to be explored on the sparse seed's
+ * cluster).  Every rank pauses alike: the pause is a function of agreed
+ * scores and the shape's calls.
+ */
+#define ONLINE_BUDGET 0.05
+#define ONLINE_PAUSE_MAX 1024
+#define ONLINE_PACE_CLEAR 0.5
+static inline bool online_paced(const struct online_shape *s)
+{
+    return (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES;
+}
+/* After a block_end step, from the agreed scores so far (ONLINE_NONE for
+ * the candidates not yet explored): sets the pause and its candidate;
+ * returns the pause's calls. */
+long long online_block_end(struct online_shape *s, const double agreed[ONLINE_CANDIDATES],
+                           const struct online_params *pr);
 
 /* A timed call's seconds (invalid times are dropped: ONLINE_MAX_SECONDS). */
 void online_record(struct online_shape *s, int cand, double seconds);

@@ -126,6 +126,53 @@ static void agreement(void)
     MPI_Comm_free(&comm);
 }
 
+/* A long shape's exploration pauses (select/online.h, "Paced
+ * exploration"): a 64 KiB allreduce, native faked at 100 us and every
+ * colibri candidate at 1000, 3 calls a candidate (its candidates: the
+ * model's choice, native, and on one node at least one more).  From
+ * native's on, each candidate's calls end with an agreement: native's at
+ * call 6; by then the model's choice has cost 3 x 900 us over native, so
+ * native runs untimed until that is 5% of the calls since the exploration
+ * began (540 calls: a pause of 534), and the third candidate's calls end
+ * at call 543.  Sums exact, native everywhere in the end, the explored
+ * calls 3 a candidate. */
+static void paced_exploration(void)
+{
+    if (size == 1)
+        return;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_env("COLIBRI_ONLINE_CALLS", "3");
+    set_env("COLIBRI_ONLINE_WINDOW", "100000");
+    const int n = 16384; /* 64 KiB of ints: a long shape */
+    const struct colibri_setup_stats s0 = stats();
+    sum_ints(comm, n, "paced"); /* the model's first call, untimed */
+    set_env("COLIBRI_ONLINE_FAKE", "native:100");
+    long long agreed = s0.online_agreements;
+    int at[2] = {0, 0}, seen = 0;
+    long long explored_at_second = -1;
+    const char *alg = NULL;
+    for (int call = 2; call <= 600; call++) {
+        alg = sum_ints(comm, n, "paced");
+        const struct colibri_setup_stats x = stats();
+        if (x.online_agreements != agreed && seen < 2) {
+            at[seen++] = call;
+            if (seen == 2)
+                explored_at_second = x.online_explored - s0.online_explored;
+        }
+        agreed = x.online_agreements;
+    }
+    h_record(MPI_COMM_WORLD, at[0] == 6 && at[1] == 543 && explored_at_second == 9,
+             "paced: agreements at calls %d, %d (%lld explored by then): want 6, 543 (9)", at[0],
+             at[1], explored_at_second);
+    h_record(MPI_COMM_WORLD, alg && strcmp(alg, "native") == 0 && same_everywhere(comm, alg),
+             "paced: ran %s, want native on every rank", alg ? alg : "(none)");
+    set_env("COLIBRI_ONLINE_FAKE", NULL);
+    set_env("COLIBRI_ONLINE_CALLS", NULL);
+    set_env("COLIBRI_ONLINE_WINDOW", NULL);
+    MPI_Comm_free(&comm);
+}
+
 /* The exploring calls of an interposed call after the first of each
  * candidate's block are served from a memo (as a settled call is), timed
  * there: native's from the native memo, the colibri candidates' from the
@@ -739,6 +786,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     agreement();
+    paced_exploration();
     recheck();
     drifting();
     memo_explores();

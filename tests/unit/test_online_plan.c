@@ -313,6 +313,114 @@ static void test_long_calls(void)
     CHECK(calls_to_decide(lng, &given) == 1008, "calls given: 10 calls for a long shape too");
 }
 
+/* Runs a long shape's paced exploration on `ranks` simulated ranks (rank r
+ * times candidate c at t[r][c] seconds; candidates A, native, B), agreeing
+ * at every block end and at the decision as online_turn_end does: every
+ * rank's plan the same at every call, pauses untimed and running the best
+ * so far.  Returns the calls up to the decision; *winner and *paused (the
+ * pauses' calls, and the candidate of each pause in pause_cand[0..2]). */
+static int paced(int ranks, const double t[][3], int64_t count, int *winner, long long *paused,
+                 int pause_cand[3])
+{
+    const struct online_params pr = {5, 64, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 3};
+    const struct algorithm *cand[3] = {A, NULL, B};
+    struct online_table tab[4];
+    struct online_shape *s[4];
+    memset(tab, 0, sizeof tab);
+    for (int r = 0; r < ranks; r++) {
+        bool fresh;
+        s[r] = online_shape_get(&tab[r], &(struct online_key){0, 0, count, 8, true, A, false, true, 0},
+                                cand, 3, &fresh);
+    }
+    int pauses = 0;
+    *paused = 0;
+    for (int calls = 1; calls <= 5000; calls++) {
+        struct online_step st[4];
+        for (int r = 0; r < ranks; r++) {
+            st[r] = online_next(s[r], &pr);
+            CHECK(st[r].cand == st[0].cand && st[r].decide == st[0].decide &&
+                      st[r].timed == st[0].timed && st[r].pause == st[0].pause &&
+                      st[r].block_end == st[0].block_end,
+                  "rank %d's paced plan differs at call %d", r, calls);
+            if (st[r].timed)
+                online_record(s[r], st[r].cand, t[r][st[r].cand]);
+        }
+        CHECK(!st[0].settled, "settled before deciding");
+        CHECK(!st[0].pause || (!st[0].timed && !st[0].decide && !st[0].block_end),
+              "a pause's call timed, deciding or ending a block");
+        *paused += st[0].pause;
+        if (st[0].block_end || st[0].decide) {
+            double sc[4][ONLINE_CANDIDATES], agreed[ONLINE_CANDIDATES] = {0};
+            for (int r = 0; r < ranks; r++) {
+                online_scores(s[r], sc[r]);
+                for (int c = 0; c < ONLINE_CANDIDATES; c++)
+                    agreed[c] = fmax(agreed[c], sc[r][c]);
+            }
+            for (int r = 0; r < ranks; r++) {
+                if (st[0].decide) {
+                    winner[r] = online_decide(s[r], agreed, &pr);
+                    continue;
+                }
+                const long long p = online_block_end(s[r], agreed, &pr);
+                if (p > 0 && r == 0 && pauses < 3)
+                    pause_cand[pauses++] = s[0]->pause_cand;
+            }
+            if (st[0].decide)
+                return calls;
+        }
+    }
+    return -1;
+}
+
+static void test_paced(void)
+{
+    const int64_t lng = ONLINE_LONG_BYTES / 8;
+    int w[4], pc[3] = {-1, -1, -1};
+    long long paused;
+    /* A 2 ms, native 1 ms, B 0.5 ms (rank 1 slower at native): after A's
+     * block nothing to compare with; after native's, A cost 3 x 1 ms over
+     * native, 60 native calls at 5%: 54 more calls of native; then B */
+    const double t1[3][3] = {{2e-3, 1e-3, 0.5e-3}, {2e-3, 1e-3, 0.4e-3}, {1.5e-3, 0.9e-3, 0.5e-3}};
+    int calls = paced(3, t1, lng, w, &paused, pc);
+    CHECK(calls == 9 + 54 && paused == 54 && pc[0] == 1, "A slow: %d calls, %lld paused on %d",
+          calls, paused, pc[0]);
+    CHECK(w[0] == 2 && w[1] == 2 && w[2] == 2, "B, the fastest, wins everywhere (%d %d %d)", w[0],
+          w[1], w[2]);
+    /* A 30% faster than native: the pause runs A, which beats native by
+     * the margin: native cost 3 x 0.3 ms over A, 25.7 calls of A at 5% */
+    const double t2[1][3] = {{0.7e-3, 1e-3, 3e-3}};
+    pc[0] = pc[1] = -1;
+    calls = paced(1, t2, lng, w, &paused, pc);
+    CHECK(pc[0] == 0 && paused == 20 && calls == 9 + 20, "A fast: paused %lld on %d, %d calls",
+          paused, pc[0], calls);
+    CHECK(w[0] == 0, "A wins (%d)", w[0]);
+    /* A at half native's time or less: a clear win, no pause */
+    const double t2b[1][3] = {{0.5e-3, 1e-3, 3e-3}};
+    calls = paced(1, t2b, lng, w, &paused, pc);
+    CHECK(paused == 0 && calls == 9 && w[0] == 0, "A clearly faster: paused %lld", paused);
+    /* A within the native margin of native: the pause runs native */
+    const double t3[1][3] = {{0.95e-3, 1e-3, 1e-3}};
+    pc[0] = -1;
+    calls = paced(1, t3, lng, w, &paused, pc);
+    CHECK(paused == 0 && calls == 9, "A about native: no pause (%lld)", paused);
+    const double t4[1][3] = {{0.95e-3, 1e-3, 3e-3}};
+    calls = paced(1, t4, lng, w, &paused, pc);
+    CHECK(calls == 9 && paused == 0, "B slow, but last: no pause after it (%lld)", paused);
+    const double t5[1][3] = {{3e-3, 1e-3, 0.96e-3}};
+    pc[0] = -1;
+    calls = paced(1, t5, lng, w, &paused, pc);
+    CHECK(pc[0] == 1 && paused == 114, "A 3x native: 114 calls of native, got %lld on %d", paused,
+          pc[0]);
+    /* a loser 1000x slower: pauses end at ONLINE_PAUSE_MAX, the
+     * exploration ends */
+    const double t6[1][3] = {{1.0, 1e-3, 1e-3}};
+    calls = paced(1, t6, lng, w, &paused, pc);
+    CHECK(paused == ONLINE_PAUSE_MAX && calls == 9 + ONLINE_PAUSE_MAX, "capped: %lld paused", paused);
+    /* a short shape never pauses */
+    calls = paced(1, t6, lng - 1, w, &paused, pc);
+    CHECK(paused == 0 && calls == 15, "a short shape paused %lld calls", paused);
+}
+
 static void test_bad_times(void)
 {
     struct online_table tab;
@@ -581,6 +689,7 @@ int main(void)
     test_colibri_pair();
     test_native_last();
     test_long_calls();
+    test_paced();
     test_recheck();
     test_bad_times();
     test_memo_pass();
