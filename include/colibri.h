@@ -371,8 +371,10 @@ struct colibri_setup_stats {
                                       per exchange) */
     long long layout_messages;     /* point-to-point messages this process sent
                                       in them (one per round) */
-    long long online_agreements;   /* online selection's decisions: each one small
-                                      MPI_MAX over the communicator (docs/tuning.md) */
+    long long online_agreements;   /* online selection's agreements, each one small
+                                      MPI_MAX over the communicator: its decisions and,
+                                      exploring a long shape, one after each candidate's
+                                      calls from native's on (docs/tuning.md) */
     long long online_explored;     /* calls online selection ran as exploration */
     long long online_skipped;      /* automatic alltoallv calls that went to the MPI
                                       below without agreeing on the block sizes: every

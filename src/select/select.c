@@ -854,7 +854,10 @@ void select_describe(char *buf, size_t len)
                 "one node its best of the other kind, node-aware or flat) for %ld calls each (%d "
                 "from %d KiB unless COLIBRI_ONLINE_CALLS is given; "
                 "the first untimed; native's from the memo a "
-                "settled call takes), then the winner by the slowest rank's mean of its faster "
+                "settled call takes; from %d KiB paused after each candidate's calls from "
+                "native's on, on the best so far, until exploring has cost %.0f%% over it, at "
+                "most %d calls, none where colibri's best takes at most %.0f%% of native's "
+                "time), then the winner by the slowest rank's mean of its faster "
                 "half (colibri's only where %.0f%% faster than native), confirmed after %d "
                 "calls (%d from %d KiB), re-checked after %ld, then in doubling windows (another colibri "
                 "algorithm past %.0f%%); nonblocking and "
@@ -863,7 +866,8 @@ void select_describe(char *buf, size_t len)
                 "agreed on is settled on native (to %d while consecutive agreements find "
                 "one shape on native)%s\n",
                 (ONLINE_UNSURE - 1) * 100, ONLINE_BETA_SPAN, cfg->online_calls, ONLINE_LONG_CALLS,
-                ONLINE_LONG_BYTES / 1024, ONLINE_NATIVE_MARGIN * 100,
+                ONLINE_LONG_BYTES / 1024, ONLINE_LONG_BYTES / 1024, ONLINE_BUDGET * 100,
+                ONLINE_PAUSE_MAX, ONLINE_PACE_CLEAR * 100, ONLINE_NATIVE_MARGIN * 100,
                 ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG, ONLINE_LONG_BYTES / 1024,
                 cfg->online_window, ONLINE_MARGIN * 100, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
                 ONLINE_SKIP_MIXED_MAX, cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
