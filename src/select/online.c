@@ -248,8 +248,18 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
             s->explore_extra += k * (agreed[i] - agreed[w]);
     const bool long_shape =
         (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES;
+    /* a first decision for native where every colibri candidate scored at
+     * least ONLINE_CLEAR_LOSS of native's: no confirmation (a cold start
+     * makes a candidate, native included, slow, not fast; nothing here
+     * came near) */
+    bool clear = first && w == native && agreed[native] < ONLINE_NONE;
+    for (int i = 0; clear && i < s->n_cand; i++)
+        clear = i == native || !(agreed[i] < agreed[native] * ONLINE_CLEAR_LOSS);
     s->window = online_next_window(s->window, first || w == s->winner,
-                                   long_shape ? ONLINE_CONFIRM_LONG : ONLINE_CONFIRM_WINDOW, pr);
+                                   clear        ? 0
+                                   : long_shape ? ONLINE_CONFIRM_LONG
+                                                : ONLINE_CONFIRM_WINDOW,
+                                   pr);
     s->switches += !first && w != s->winner;
     s->decisions++;
     s->winner = w;

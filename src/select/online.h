@@ -72,6 +72,13 @@ struct online_params {
  * (ONLINE_LONG_BYTES) are confirmed sooner. */
 #define ONLINE_CONFIRM_WINDOW 256
 #define ONLINE_CONFIRM_LONG 64
+/* No confirmation for a first decision that keeps native where every
+ * colibri candidate took at least this many times native's agreed time:
+ * a cold start slows a candidate down, it does not speed one up, and
+ * the confirmation's exploration costs most where native's calls are
+ * cheapest (Open MPI's 8-byte alltoallv, 0.45 us, against about 1.5 us
+ * for an exploring call that agrees on sizes first). */
+#define ONLINE_CLEAR_LOSS 1.5
 #define ONLINE_WINDOW_MAX (1ll << 20)
 /* 10%: the agreed figures of a few calls err by about that much on a
  * shared 2-core machine (docs/tuning.md), and a colibri algorithm chosen

@@ -85,6 +85,33 @@ static void test_window(void)
     CHECK(online_next_window(2048, false, ONLINE_CONFIRM_WINDOW, &big) == ONLINE_CONFIRM_WINDOW, "switch: confirmation");
     CHECK(online_next_window(0, true, ONLINE_CONFIRM_LONG, &big) == ONLINE_CONFIRM_LONG,
           "a long shape: its own confirmation");
+    /* a first decision for native that no colibri candidate came near
+     * (ONLINE_CLEAR_LOSS): no confirmation, the full window; a near one,
+     * a colibri winner, or a second decision: as above */
+    const struct algorithm *cand[3] = {A, NULL, B};
+    const double clear[][3] = {{1.5, 1.0, 2.0},     /* clear: window 1024 */
+                               {1.49, 1.0, 2.0},    /* A near: confirmation */
+                               {1.5, 1.0, 1.2},     /* B near */
+                               {ONLINE_NONE, 1.0, 3.0}, /* A no time: clear */
+                               {0.5, 1.0, 2.0}};    /* A wins */
+    const long long want[] = {1024, ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_WINDOW, 1024,
+                              ONLINE_CONFIRM_WINDOW};
+    for (int i = 0; i < 5; i++) {
+        struct online_table tab;
+        memset(&tab, 0, sizeof tab);
+        bool fresh;
+        struct online_shape *s = online_shape_get(
+            &tab, &(struct online_key){0, 0, 64, 8, true, A, false, true, 0}, cand, 3, &fresh);
+        double agreed[ONLINE_CANDIDATES] = {clear[i][0], clear[i][1], clear[i][2], ONLINE_NONE};
+        online_decide(s, agreed, &big);
+        CHECK(s->window == want[i], "clear loss case %d: window %lld, want %lld", i, s->window,
+              want[i]);
+        if (i == 0) { /* its re-check keeps native, now narrowly: doubled, no confirmation */
+            agreed[0] = 1.05;
+            online_decide(s, agreed, &big);
+            CHECK(s->window == 2048, "re-check after a clear first decision: %lld", s->window);
+        }
+    }
 }
 
 static struct online_key key(int64_t count)
