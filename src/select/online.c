@@ -67,8 +67,7 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
 static int calls_per_candidate(const struct online_shape *s, const struct online_params *pr)
 {
     int k = pr->calls;
-    if (pr->long_calls > 0 && pr->long_calls < k &&
-        (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES)
+    if (pr->long_calls > 0 && pr->long_calls < k && online_long(s))
         k = pr->long_calls;
     return k < 2 ? 2 : k > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : k;
 }
@@ -94,7 +93,7 @@ struct online_step online_peek(const struct online_shape *s, const struct online
     st.timed = i % k != 0;
     st.decide = i == (long long)k * s->n_cand - 1;
     /* (from native's calls on: before them there is nothing to pause for) */
-    st.block_end = !st.decide && i % k == k - 1 && online_paced(s) && st.cand >= 1 &&
+    st.block_end = !st.decide && i % k == k - 1 && online_long(s) && st.cand >= 1 &&
                    s->n_cand > 1 && !s->cand[1];
     return st;
 }
@@ -246,8 +245,6 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     for (int i = 0; i < s->n_cand; i++)
         if (agreed[i] < ONLINE_NONE && agreed[w] < ONLINE_NONE)
             s->explore_extra += k * (agreed[i] - agreed[w]);
-    const bool long_shape =
-        (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES;
     /* a first decision for native where every colibri candidate scored at
      * least ONLINE_CLEAR_LOSS of native's: no confirmation (a cold start
      * makes a candidate, native included, slow, not fast; nothing here
@@ -256,9 +253,9 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     for (int i = 0; clear && i < s->n_cand; i++)
         clear = i == native || !(agreed[i] < agreed[native] * ONLINE_CLEAR_LOSS);
     s->window = online_next_window(s->window, first || w == s->winner,
-                                   clear        ? 0
-                                   : long_shape ? ONLINE_CONFIRM_LONG
-                                                : ONLINE_CONFIRM_WINDOW,
+                                   clear             ? 0
+                                   : online_long(s) ? ONLINE_CONFIRM_LONG
+                                                     : ONLINE_CONFIRM_WINDOW,
                                    pr);
     s->switches += !first && w != s->winner;
     s->decisions++;

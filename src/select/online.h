@@ -154,7 +154,7 @@ struct online_shape {
      * faster than the winner that the margins kept); COLIBRI_STATS */
     double explore_extra;
     double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
-    /* a paced exploration (online_paced): */
+    /* a paced exploration (a long shape's, online_long): */
     long long explore_i;   /* the exploration's steps taken, pauses not counted */
     long long pause_until; /* while calls is below this, the exploration pauses... */
     int pause_cand;        /* ...running this candidate (the best so far), untimed */
@@ -224,7 +224,9 @@ struct online_step online_peek(const struct online_shape *s, const struct online
 #define ONLINE_BUDGET 0.05
 #define ONLINE_PAUSE_MAX 1024
 #define ONLINE_PACE_CLEAR 0.5
-static inline bool online_paced(const struct online_shape *s)
+/* Whether s is a long shape (ONLINE_LONG_BYTES or more): fewer calls per
+ * candidate, a sooner confirmation, a paced exploration. */
+static inline bool online_long(const struct online_shape *s)
 {
     return (double)s->key.count * (double)s->key.elem_size >= ONLINE_LONG_BYTES;
 }
