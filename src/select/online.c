@@ -64,6 +64,13 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
     return s;
 }
 
+/* Whether a colibri candidate's agreed score x beats native's score by
+ * the native margin and by ONLINE_NATIVE_GAIN (online.h). */
+static bool beats_native(double x, double native, const struct online_params *pr)
+{
+    return x < native * (1 - pr->native_margin) && x < native - ONLINE_NATIVE_GAIN;
+}
+
 static int calls_per_candidate(const struct online_shape *s, const struct online_params *pr)
 {
     int k = pr->calls;
@@ -133,7 +140,7 @@ long long online_block_end(struct online_shape *s, const double agreed[ONLINE_CA
         return 0;
     /* colibri's best runs only where a decision would take it now; where it
      * takes at most ONLINE_PACE_CLEAR of native's time, no pause */
-    if (best != native && !(agreed[best] < agreed[native] * (1 - pr->native_margin)))
+    if (best != native && !beats_native(agreed[best], agreed[native], pr))
         best = native;
     if (best != native && agreed[best] <= agreed[native] * ONLINE_PACE_CLEAR)
         return 0;
@@ -235,8 +242,8 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
                         pr->margin);
     /* ...runs only where it beats native by the native margin: native is
      * always the incumbent (never slower than the MPI below) */
-    if (native >= 0 && !(colibri[w] < ONLINE_NONE && agreed[w] < agreed[native] * (1 - pr->native_margin) &&
-                         agreed[w] < s->native_last * (1 - pr->native_margin)))
+    if (native >= 0 && !(colibri[w] < ONLINE_NONE && beats_native(agreed[w], agreed[native], pr) &&
+                         beats_native(agreed[w], s->native_last, pr)))
         w = native;
     if (native >= 0)
         s->native_last = agreed[native];

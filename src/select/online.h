@@ -85,6 +85,17 @@ struct online_params {
  * on a smaller lead may run slower than the MPI below once settled. */
 #define ONLINE_NATIVE_MARGIN 0.10
 #define ONLINE_MARGIN 0.10
+/* ...and by at least this many seconds a call: below 50 ns, a few calls'
+ * agreed times cannot tell a colibri algorithm from the MPI below on a
+ * shared machine (two timer reads take 40 ns; a cache line's hand-off
+ * between cores varies by more), and the saving would be within what the
+ * interposed call costs by itself (0.02-0.03 us on one rank, Open MPI 5,
+ * an 8-byte allreduce through the native memo).  Measured: Open MPI
+ * 5.0.11's 8-byte reduce, 0.40 us, 2 ranks: `node_leader` scored 0.43-0.64
+ * us in explorations and, once in about five runs, 10% under native, then
+ * ran 1.0-1.3x native's time in the benchmark's loops (dropin-bench -P,
+ * forced); at 512 B it wins by 0.1-0.2 us and still does. */
+#define ONLINE_NATIVE_GAIN 50e-9
 /* The model is unsure when its runner-up's modelled time is within this
  * factor of its choice's: the runner-up is explored too. */
 #define ONLINE_UNSURE 1.25
@@ -246,7 +257,8 @@ void online_scores(const struct online_shape *s, double score[ONLINE_CANDIDATES]
 /* Decides from the agreed scores (the maximum over ranks of each), ends
  * the exploration and opens the settled window; returns the winner: the
  * fastest colibri candidate (the previous winner kept unless another is
- * `margin` faster) where it is `native_margin` faster than native, else
+ * `margin` faster) where it is `native_margin` and ONLINE_NATIVE_GAIN
+ * faster than native, else
  * native (where native is a candidate).  "Faster than native": than
  * native's score now and than its score at the shape's last decision, if
  * any: a few calls' agreed times of a call of a microsecond err by 20-50%

@@ -193,6 +193,24 @@ static void test_native_margin(void)
     memset(tab, 0, sizeof tab);
     explore(tab, 1, (const double[][3]){{0.85, 1.0, 0}}, 2, true, w);
     CHECK(w[0] == 0, "15%% faster replaces native");
+    /* and by 50 ns a call (ONLINE_NATIVE_GAIN): 20% of a 0.2 us call is
+     * not enough, 20% of a 0.3 us one is */
+    memset(tab, 0, sizeof tab);
+    explore(tab, 1, (const double[][3]){{0.16e-6, 0.2e-6, 0}}, 2, true, w);
+    CHECK(w[0] == 1, "40 ns faster does not replace native");
+    memset(tab, 0, sizeof tab);
+    explore(tab, 1, (const double[][3]){{0.24e-6, 0.3e-6, 0}}, 2, true, w);
+    CHECK(w[0] == 0, "60 ns and 20%% faster replaces native");
+    /* a paced exploration's pause runs colibri's best only where a
+     * decision would take it */
+    const struct algorithm *cand[3] = {A, NULL, B};
+    bool fresh;
+    memset(tab, 0, sizeof tab);
+    struct online_shape *s = online_shape_get(
+        tab, &(struct online_key){0, 0, 1 << 14, 8, true, A, false, true, 0}, cand, 3, &fresh);
+    s->calls = 6, s->explore_start = 0;
+    online_block_end(s, (const double[ONLINE_CANDIDATES]){0.16e-6, 0.2e-6, ONLINE_NONE, ONLINE_NONE}, &PR);
+    CHECK(s->pause_cand == 1, "the pause runs native, 40 ns slower, got %d", s->pause_cand);
 }
 
 /* Decisions among two colibri candidates and native, from agreed scores:
