@@ -26,8 +26,17 @@
  * -P (side by side): each size also times the MPI's own collective through
  * its PMPI_ name in the same process, the two loops alternating (the
  * interposed one first, then the PMPI one, then the other way round: -R
- * rounds of each), the fastest of each kept; CSV coll,bytes,us,native_us.
- * Both loops make the number of calls the MPI's own call sizes.
+ * rounds of each), the fastest of each kept; CSV
+ * coll,bytes,us,native_us,pair_ratio,total_ratio,explored: pair_ratio
+ * the median over the rounds of the ratio of a round's two loops (run one
+ * right after the other, so a minute in which the machine is slow slows
+ * both; and a loop in which colibri explores is one round's ratio, not
+ * the only loop left for its fastest), total_ratio all loops' time
+ * against all loops' (what the calls cost, colibri's exploration
+ * included), explored the calls colibri's online selection explored at
+ * that size, the most on any rank (colibri_setup_stats, found with
+ * dlsym: -1 without colibri).  DROPIN_LOOPS=1 prints every round's two
+ * times.  Both loops make the number of calls the MPI's own call sizes.
  * With colibri preloaded the MPI_ name is colibri's and the PMPI_ one the
  * MPI's alone, measured in the same process and minutes, so a machine that
  * changes speed between runs (this shared VM does, by up to 2x for a
@@ -40,12 +49,14 @@
  * and both sides alike, within 12.5% above the size's base (one of
  * colibri's online size classes, docs/tuning.md); the row keeps the base.
  */
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_common.h"
+#include "colibri.h" /* the declarations only: colibri_explored */
 
 static const char USAGE[] =
     "usage: dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv|\n"
@@ -150,6 +161,31 @@ static int pmpi_call(void *ctx, int i)
     CALL_THROUGH(PMPI_)
 }
 
+/* -P: the median of the rounds' ratios (v reordered). */
+#define MAX_REPS 64
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            const double x = v[j];
+            v[j] = v[j - 1], v[j - 1] = x;
+        }
+    return n <= 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Calls colibri's online selection has run as exploration in this process
+ * (colibri_setup_stats, found at run time: this program links no colibri);
+ * -1 where colibri is not preloaded. */
+static long long colibri_explored(void)
+{
+    int (*get)(struct colibri_setup_stats *) =
+        (int (*)(struct colibri_setup_stats *))dlsym(RTLD_DEFAULT, "colibri_setup_stats");
+    struct colibri_setup_stats s;
+    if (!get || get(&s) != 0)
+        return -1;
+    return s.online_explored;
+}
+
 /* -P (bit 1), -B (bit 2), -D (bit 4) */
 static int own_flag(int opt, const char *arg, void *ctx)
 {
@@ -189,7 +225,8 @@ int main(int argc, char **argv)
     c.displs = malloc((size_t)c.size * sizeof *c.displs);
     for (size_t i = 0; i < cap / 8; i++)
         ((double *)c.s)[i] = 1.0 + (double)(i % 7); /* dense: no sparse path */
-    FILE *csv = bench_csv_open(o.csv, pair ? "coll,bytes,us,native_us" : "coll,bytes,us");
+    FILE *csv = bench_csv_open(
+        o.csv, pair ? "coll,bytes,us,native_us,pair_ratio,total_ratio,explored" : "coll,bytes,us");
     for (int64_t b = o.min_bytes; b <= o.max_bytes; b *= o.step) {
         int64_t bytes = b;
         if (c.coll == BARRIER)
@@ -210,6 +247,7 @@ int main(int argc, char **argv)
          * once sizing the 8-byte loops at 5-50 calls instead of 1000) */
         struct bench_loop l = {one_call, &c, MPI_COMM_WORLD, 1, 2,
                                !all_back_to_back && !back_to_back(c.coll), 0};
+        const long long explored_at = pair ? colibri_explored() : -1;
         double one = bench_time(&l);
         struct bench_loop n = l;
         if (pair) {
@@ -219,7 +257,8 @@ int main(int argc, char **argv)
         l.iters = one > 0 ? (int)(2e-3 / one) : 1000;
         l.iters = l.iters < 3 ? 3 : l.iters > 1000 ? 1000 : l.iters;
         l.warmup = 0;
-        double t, tn = 0;
+        double t, tn = 0, pair_ratio = 0, total_ratio = 0;
+        long long explored = -1;
         if (!pair) {
             t = bench_best_of(&l, o.reps);
         } else { /* alternating, ABBA..., the fastest of each */
@@ -227,19 +266,36 @@ int main(int argc, char **argv)
             n.warmup = 0;
             t = tn = 0;
             int failed = 0;
-            for (int rep = 0; rep < o.reps; rep++)
+            double ratio[MAX_REPS], sum = 0, sum_n = 0;
+            for (int rep = 0; rep < o.reps; rep++) {
+                double x2[2] = {0, 0};
                 for (int side = 0; side < 2; side++) {
                     const int native = side ^ (rep & 1);
                     const double x = bench_time(native ? &n : &l);
                     double *best = native ? &tn : &t;
                     failed |= x < 0;
                     *best = rep == 0 || x < *best ? x : *best;
+                    x2[native] = x;
                 }
+                if (rep < MAX_REPS)
+                    ratio[rep] = x2[1] > 0 ? x2[0] / x2[1] : 0;
+                if (getenv("DROPIN_LOOPS") && rank == 0)
+                    fprintf(stderr, "%lld B round %d: %.4f %.4f us\n", (long long)bytes, rep,
+                            x2[0] * 1e6, x2[1] * 1e6);
+                sum += x2[0], sum_n += x2[1];
+            }
+            pair_ratio = median(ratio, o.reps < MAX_REPS ? o.reps : MAX_REPS);
+            total_ratio = sum_n > 0 ? sum / sum_n : 0;
+            if (explored_at >= 0) {
+                long long mine = colibri_explored() - explored_at;
+                PMPI_Reduce(&mine, &explored, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+            }
             if (failed)
                 t = tn = -1;
         }
         if (csv && pair)
-            fprintf(csv, "%s,%lld,%.4f,%.4f\n", names[c.coll], (long long)bytes, t * 1e6, tn * 1e6);
+            fprintf(csv, "%s,%lld,%.4f,%.4f,%.4f,%.4f,%lld\n", names[c.coll], (long long)bytes,
+                    t * 1e6, tn * 1e6, pair_ratio, total_ratio, explored);
         else if (csv)
             fprintf(csv, "%s,%lld,%.4f\n", names[c.coll], (long long)bytes, t * 1e6);
         if (c.coll == BARRIER)

@@ -53,24 +53,30 @@ PY
 # preloaded, its MPI_ calls and the MPI's own PMPI_ calls timed side by
 # side, alternating, in the same processes (rows of MPI), and the same
 # plain (no colibri: both sides the MPI's; rows of MPI-null, the noise of
-# a difference of nothing).
+# a difference of nothing), $PAIR_ROUNDS (5) rounds of a loop of each a
+# size; then ratio is the median of the rounds' ratios (each round's two
+# loops run one after the other), total_ratio all loops' time against
+# all loops' (colibri's exploration included) and explored the calls
+# colibri explored at that size (-1 without colibri).
 dropin_alternate() {
   local piece=$1 mpi=$2 build=$3 coll r
-  echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep" >"$piece"
+  echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep${PAIR:+,total_ratio,explored}" >"$piece"
   for coll in $COLLS; do
     echo "== $mpi $coll: $RUNS alternating runs${PAIR:+ (side by side in one process)}"
     for r in $(seq "$RUNS"); do
       if [ -n "${PAIR:-}" ]; then
         # shellcheck disable=SC2086
-        "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -P -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
+        "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -P -R "${PAIR_ROUNDS:-5}" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
           { echo "colibri run failed"; exit 1; }
         # shellcheck disable=SC2086
-        "${launch[@]}" "$build/bin/dropin-bench" -P -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
+        "${launch[@]}" "$build/bin/dropin-bench" -P -R "${PAIR_ROUNDS:-5}" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
           { echo "native run failed"; exit 1; }
-        tail -n +2 "$RUNS_DIR/c.csv" |
-          awk -F, -v m="$mpi" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $4, $3, $3 / $4, r }' >>"$piece"
-        tail -n +2 "$RUNS_DIR/n.csv" |
-          awk -F, -v m="$mpi-null" -v r="$r" '{ printf "%s,%s,%s,%s,%s,%.4f,%d\n", m, $1, $2, $4, $3, $3 / $4, r }' >>"$piece"
+        # ratio: the median of the rounds' (adjacent loops') ratios;
+        # total_ratio: all loops' time, exploration included; explored:
+        # colibri's exploring calls at that size (-1: none preloaded)
+        local pick='{ printf "%s,%s,%s,%s,%s,%.4f,%d,%.4f,%s\n", m, $1, $2, $4, $3, $5, r, $6, $7 }'
+        tail -n +2 "$RUNS_DIR/c.csv" | awk -F, -v m="$mpi" -v r="$r" "$pick" >>"$piece"
+        tail -n +2 "$RUNS_DIR/n.csv" | awk -F, -v m="$mpi-null" -v r="$r" "$pick" >>"$piece"
         continue
       fi
       # shellcheck disable=SC2086
