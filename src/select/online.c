@@ -58,6 +58,7 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
     s->explore_start = 0;
     s->winner = -1;
     s->native_last = ONLINE_NONE;
+    s->winner_last = ONLINE_NONE;
     s->stamp = new_stamp();
     s->clock = &t->clock;
     s->version = &t->version;
@@ -93,12 +94,20 @@ struct online_step online_peek(const struct online_shape *s, const struct online
         return st;
     }
     const int k = calls_per_candidate(s, pr);
+    /* the candidates this exploration runs, in order (re-checks leave the
+     * dropped ones out) */
+    int run[ONLINE_CANDIDATES], n = 0;
+    for (int c = 0; c < s->n_cand; c++)
+        if (!(s->dropped >> c & 1))
+            run[n++] = c;
+    if (n == 0)
+        run[n++] = s->winner >= 0 ? s->winner : 0; /* (never: the winner is not dropped) */
     /* (modulo: never past the plan's last candidate, even if a caller
      * missed a deciding call) */
-    const long long i = (s->explore_start < 0 ? 0 : s->explore_i) % ((long long)k * s->n_cand);
-    st.cand = (int)(i / k);
+    const long long i = (s->explore_start < 0 ? 0 : s->explore_i) % ((long long)k * n);
+    st.cand = run[i / k];
     st.timed = i % k != 0;
-    st.decide = i == (long long)k * s->n_cand - 1;
+    st.decide = i == (long long)k * n - 1;
     /* (from native's calls on: before them there is nothing to pause for) */
     st.block_end = !st.decide && i % k == k - 1 && online_long(s) && st.cand >= 1 &&
                    s->n_cand > 1 && !s->cand[1];
@@ -264,6 +273,19 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
                                    : online_long(s) ? ONLINE_CONFIRM_LONG
                                                      : ONLINE_CONFIRM_WINDOW,
                                    pr);
+    /* the candidates the next re-checks leave out (online.h, `dropped`) */
+    const bool moved = !first && (w != s->winner || !(agreed[w] < ONLINE_NONE) ||
+                                  !(s->winner_last < ONLINE_NONE) ||
+                                  agreed[w] >= s->winner_last * ONLINE_CLEAR_LOSS ||
+                                  agreed[w] * ONLINE_CLEAR_LOSS <= s->winner_last);
+    if (first || moved)
+        s->dropped = 0;
+    else
+        for (int i = 0; i < s->n_cand; i++)
+            if (i != w && i != native && agreed[i] < ONLINE_NONE &&
+                agreed[i] >= agreed[w] * ONLINE_CLEAR_LOSS)
+                s->dropped |= 1u << i;
+    s->winner_last = agreed[w];
     s->switches += !first && w != s->winner;
     s->decisions++;
     s->winner = w;

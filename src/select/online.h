@@ -72,6 +72,18 @@ struct online_params {
  * (ONLINE_LONG_BYTES) are confirmed sooner. */
 #define ONLINE_CONFIRM_WINDOW 256
 #define ONLINE_CONFIRM_LONG 64
+/* Re-checks monitor the winner and its contenders: a colibri candidate
+ * that took at least ONLINE_CLEAR_LOSS times the winner's agreed time at
+ * a decision other than the shape's first (a cold start slows everything)
+ * is left out of the re-checks that follow (bit i of the shape's
+ * `dropped`), as STAR-MPI monitors only its winner once it has one: a
+ * re-check costs what its slowest candidates cost (Intel MPI 2021.19's
+ * 128 KiB allreduce, 2 ranks: node_split_rail and node_leader 60-100 us
+ * against native's 33-46 at every re-check; an 8-byte alltoallv's
+ * `linear` 2x native's time).  They come back when the winner changes or
+ * its agreed time moves by ONLINE_CLEAR_LOSS either way from the last
+ * decision's (the machine or the program changed); the winner and native
+ * are never left out. */
 /* No confirmation for a first decision that keeps native where every
  * colibri candidate took at least this many times native's agreed time:
  * a cold start slows a candidate down, it does not speed one up, and
@@ -165,6 +177,8 @@ struct online_shape {
      * faster than the winner that the margins kept); COLIBRI_STATS */
     double explore_extra;
     double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
+    double winner_last; /* the winner's agreed score at the last decision (ONLINE_NONE: none) */
+    unsigned dropped;   /* candidates (bit i: cand[i]) that re-checks leave out (online_decide) */
     /* a paced exploration (a long shape's, online_long): */
     long long explore_i;   /* the exploration's steps taken, pauses not counted */
     long long pause_until; /* while calls is below this, the exploration pauses... */

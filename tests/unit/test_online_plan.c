@@ -325,6 +325,69 @@ static void test_recheck(void)
           "switched to native, window %lld", s->window);
 }
 
+/* One exploration of s after its window (one rank, times t[cand]): the
+ * candidates it ran (bit i: cand[i]); its winner in *w. */
+static unsigned recheck_ran(struct online_shape *s, const double t[3], int *w)
+{
+    while (online_peek(s, &PR).settled)
+        online_next(s, &PR);
+    unsigned ran = 0;
+    for (int calls = 0; calls < 100; calls++) {
+        const struct online_step st = online_next(s, &PR);
+        ran |= 1u << st.cand;
+        if (st.timed)
+            online_record(s, st.cand, t[st.cand]);
+        if (st.decide) {
+            double sc[ONLINE_CANDIDATES];
+            online_scores(s, sc);
+            *w = online_decide(s, sc, &PR);
+            return ran;
+        }
+    }
+    CHECK(false, "no decision in 100 calls");
+    return ran;
+}
+
+/* Re-checks leave out a colibri candidate that lost clearly (1.5x the
+ * winner's time) at a decision other than the first; it comes back when
+ * the winner changes or its time moves by 1.5x. */
+static void test_dropped(void)
+{
+    struct online_table tab;
+    memset(&tab, 0, sizeof tab);
+    const struct algorithm *cand[3] = {A, NULL, B};
+    bool fresh;
+    struct online_shape *s = online_shape_get(
+        &tab, &(struct online_key){0, 0, 40, 8, true, A, false, true, 0}, cand, 3, &fresh);
+    int w = -1;
+    const double slow_a[3] = {3.0, 1.0, 1.2};
+    CHECK(recheck_ran(s, slow_a, &w) == 7 && w == 1 && s->dropped == 0,
+          "first decision: all ran, native, nothing dropped (a cold start), dropped %#x", s->dropped);
+    CHECK(recheck_ran(s, slow_a, &w) == 7 && w == 1 && s->dropped == 1,
+          "second: all ran, A (3x native's) dropped, dropped %#x", s->dropped);
+    unsigned ran = recheck_ran(s, slow_a, &w);
+    CHECK(ran == 6 && w == 1 && s->dropped == 1, "third: native and B only, ran %#x", ran);
+    /* native's time doubles: the next re-check runs everyone again */
+    const double slower[3] = {3.0, 2.0, 2.5};
+    ran = recheck_ran(s, slower, &w);
+    CHECK(ran == 6 && w == 1 && s->dropped == 0, "native 2x slower: A back, dropped %#x",
+          s->dropped);
+    ran = recheck_ran(s, slower, &w);
+    CHECK(ran == 7 && w == 1 && s->dropped == 1, "A explored again (and 1.5x native's again), ran %#x",
+          ran);
+    /* a switch brings the dropped back too: B wins over native */
+    const double fast_b[3] = {3.0, 2.0, 1.0};
+    ran = recheck_ran(s, fast_b, &w);
+    CHECK(ran == 6 && w == 2 && s->dropped == 0, "B wins without A: A back, ran %#x dropped %#x",
+          ran, s->dropped);
+    CHECK(recheck_ran(s, fast_b, &w) == 7 && w == 2, "A explored again");
+    /* the winner's a colibri algorithm: native is never left out */
+    recheck_ran(s, fast_b, &w);
+    CHECK(w == 2 && s->dropped == 1, "A dropped beside B, native kept, dropped %#x", s->dropped);
+    /* the plan is the same on every rank: dropped comes from agreed
+     * scores only (online_decide's arguments) */
+}
+
 /* A shape of ONLINE_LONG_BYTES or more explores long_calls calls per
  * candidate (the first untimed), a shorter one `calls`; long_calls 0:
  * `calls` everywhere (COLIBRI_ONLINE_CALLS given). */
@@ -731,6 +794,7 @@ int main(void)
     test_window();
     test_agreed_decision();
     test_native_margin();
+    test_dropped();
     test_colibri_pair();
     test_native_last();
     test_long_calls();
