@@ -858,10 +858,12 @@ void select_describe(char *buf, size_t len)
                 "native's on, on the best so far, until exploring has cost %.0f%% over it, at "
                 "most %d calls, none where colibri's best takes at most %.0f%% of native's "
                 "time), then the winner by the slowest rank's mean of its faster "
-                "half (colibri's only where %.0f%% faster than native), confirmed after %d "
+                "half (colibri's only where %.0f%% and %.0f ns a call faster than native), "
+                "confirmed after %d "
                 "calls (%d from %d KiB; a first native win where every candidate took %.1fx "
                 "its time or more: not confirmed), re-checked after %ld, then in doubling windows (another colibri "
-                "algorithm past %.0f%%); nonblocking and "
+                "algorithm past %.0f%%; candidates %.1fx the winner's time at a later decision "
+                "left out until the winner or its time changes); nonblocking and "
                 "persistent calls take the decision of the blocking shape with their key; "
                 "alltoallv skips its size agreement for %d to %d calls while every shape "
                 "agreed on is settled on native (to %d while consecutive agreements find "
@@ -869,8 +871,8 @@ void select_describe(char *buf, size_t len)
                 (ONLINE_UNSURE - 1) * 100, ONLINE_BETA_SPAN, cfg->online_calls, ONLINE_LONG_CALLS,
                 ONLINE_LONG_BYTES / 1024, ONLINE_LONG_BYTES / 1024, ONLINE_BUDGET * 100,
                 ONLINE_PAUSE_MAX, ONLINE_PACE_CLEAR * 100, ONLINE_NATIVE_MARGIN * 100,
-                ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG, ONLINE_LONG_BYTES / 1024,
-                ONLINE_CLEAR_LOSS,
-                cfg->online_window, ONLINE_MARGIN * 100, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
+                ONLINE_NATIVE_GAIN * 1e9, ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG,
+                ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS, cfg->online_window,
+                ONLINE_MARGIN * 100, ONLINE_CLEAR_LOSS, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
                 ONLINE_SKIP_MIXED_MAX, cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
 }

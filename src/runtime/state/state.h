@@ -143,6 +143,9 @@ struct comm_state {
         uint64_t epoch;
         bool yield;           /* flag waits yield the core (node.c, node_oversubscribed) */
     } red;
+    /* agreements (agree.c) prepared on this communicator so far: the same
+     * count on every rank at each of them */
+    long long agreements;
     /* Nonblocking and persistent operations using the state (they may
      * outlive the program's handle of the communicator: MPI_Comm_free only
      * marks it for deallocation, MPI-4 7.4.3); once the program has freed
