@@ -43,7 +43,7 @@ os.replace(tmp, merged)
 PY
 }
 
-# dropin_alternate PIECE MPI BUILD: for each collective of $COLLS, $RUNS
+# dropin_alternate PIECE MPI BUILD: $RUNS runs, each of every collective of $COLLS
 # alternating runs of BUILD/bin/dropin-bench over $SIZES, plain
 # ("${launch[@]}" ...) and with colibri ("${launch[@]}" "${pre[@]}" ...,
 # pre: what puts colibri under the ranks), appended to PIECE as
@@ -61,9 +61,11 @@ PY
 dropin_alternate() {
   local piece=$1 mpi=$2 build=$3 coll r
   echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep${PAIR:+,total_ratio,explored}" >"$piece"
-  for coll in $COLLS; do
-    echo "== $mpi $coll: $RUNS alternating runs${PAIR:+ (side by side in one process)}"
-    for r in $(seq "$RUNS"); do
+  # runs outside, collectives inside: a minute in which this VM is slow
+  # falls on one run of several collectives, not on every run of one
+  for r in $(seq "$RUNS"); do
+    echo "== $mpi run $r of $RUNS: $COLLS${PAIR:+ (side by side in one process)}"
+    for coll in $COLLS; do
       if [ -n "${PAIR:-}" ]; then
         # shellcheck disable=SC2086
         "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -P -R "${PAIR_ROUNDS:-5}" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
