@@ -230,11 +230,8 @@ bool online_skip_sizes(struct comm_state *cs)
 /* The communicator's state, remembered per thread for the next call on
  * the same communicator (valid while no communicator with colibri state
  * has been freed: comm_state_epoch); NULL where it has none. */
-static _Thread_local struct {
-    MPI_Comm comm;
-    unsigned epoch;
-    struct comm_state *cs;
-} seen;
+_Thread_local struct online_seen online_seen;
+#define seen online_seen
 
 struct comm_state *online_skip_state(MPI_Comm comm)
 {
@@ -258,7 +255,7 @@ static void rule_skip(struct comm_state *cs, enum call_kind kind)
     stats_count(NULL, COLIBRI_ALLTOALLV, kind);
 }
 
-bool online_skip_sizes_of(MPI_Comm comm)
+bool online_skip_sizes_slow(MPI_Comm comm)
 {
     struct comm_state *cs = online_skip_state(comm);
     if (!cs)

@@ -16,7 +16,10 @@
 #include <stdbool.h>
 
 #include "call.h"
+#include "../config/config.h"
 #include "../select/online.h"
+#include "state/setup.h"
+#include "state/state.h"
 
 struct online_turn {
     struct online_shape *s; /* NULL: online selection does not serve this call */
@@ -137,7 +140,38 @@ struct comm_state *online_skip_state(MPI_Comm comm);
  * the MPI below, whose call then takes the caller's arrays as they are:
  * through colibri's driver, widened, checked and narrowed again, such a
  * call took 2x Intel MPI's own 8-byte alltoallv (1.35 us), 2 ranks. */
-bool online_skip_sizes_of(MPI_Comm comm);
+bool online_skip_sizes_slow(MPI_Comm comm);
+/* online_skip_state's memory: the thread's last communicator with colibri
+ * state, its state, and comm_state_epoch then. */
+struct online_seen {
+    MPI_Comm comm;
+    unsigned epoch;
+    struct comm_state *cs;
+};
+extern _Thread_local struct online_seen online_seen COLIBRI_HIDDEN;
+/* Inline in MPI_Alltoallv: the usual case, a skip window of the thread's
+ * last communicator open, without COLIBRI_STATS, at the cost of a memo
+ * (through online_skip_sizes_slow, out of line, the skip cost about 125
+ * instructions, Debian's Open MPI, callgrind, and an 8-byte alltoallv
+ * settled on native ran 1.09-1.20x the MPI's own, side by side, where a
+ * bare wrapper ran 1.00: a delay before the MPI's call shows about twice
+ * over in that benchmark); everything else, as before, out of line. */
+static inline bool online_skip_sizes_of(MPI_Comm comm)
+{
+    struct comm_state *cs = online_seen.cs;
+    if (cs && online_seen.comm == comm &&
+        online_seen.epoch == __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED)) {
+        struct online_skip *k = &cs->alltoallv_skip;
+        const struct config *cfg = config_get();
+        if (k->interposed_auto && k->generation == cfg->generation && !cfg->stats &&
+            online_skip_pass(k)) {
+            setup_stats.online_skipped++;
+            cs->last[COLIBRI_ALLTOALLV] = "native";
+            return true;
+        }
+    }
+    return online_skip_sizes_slow(comm);
+}
 /* Whether the tuning file sends every automatic alltoallv of this form
  * (`kind`; counted as one of it) on cs below whatever its sizes
  * (select_rules_all_native): then no rank agrees on them.  The blocking
