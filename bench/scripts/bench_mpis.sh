@@ -85,6 +85,6 @@ for mpi in $MPIS; do
   piece=$RUNS_DIR/$mpi-pieces.csv
   dropin_alternate "$piece" "$mpi" "$build"
   merge_run "$OUT/mpis.csv" "$mpi-p2" "$piece"
-  runs_log "$mpi-p2: $RUNS alternating runs${PAIR:+ (each side by side in one process, dropin-bench -P, and a plain -P run)} per collective of ${launch[*]} [${pre[*]}] $build/bin/dropin-bench -c <coll> $SIZES; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  runs_log "$mpi-p2: $RUNS alternating runs${PAIR:+ (each side by side in one process, dropin-bench -P -R ${PAIR_ROUNDS:-5}, and a plain -P run)} per collective of ${launch[*]} [${pre[*]}] $build/bin/dropin-bench -c <coll> $SIZES; load $(cut -d' ' -f1-3 /proc/loadavg)"
 done
 python3 bench/report/mpis_table.py "$OUT/mpis.csv"
