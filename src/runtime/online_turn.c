@@ -231,18 +231,17 @@ bool online_skip_sizes(struct comm_state *cs)
  * the same communicator (valid while no communicator with colibri state
  * has been freed: comm_state_epoch); NULL where it has none. */
 _Thread_local struct online_seen online_seen;
-#define seen online_seen
 
 struct comm_state *online_skip_state(MPI_Comm comm)
 {
     const unsigned epoch = __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED);
-    if (seen.cs && seen.comm == comm && seen.epoch == epoch)
-        return seen.cs;
+    if (online_seen.cs && online_seen.comm == comm && online_seen.epoch == epoch)
+        return online_seen.cs;
     struct comm_state *cs = comm_state_find(comm);
     if (cs) {
-        seen.comm = comm;
-        seen.epoch = epoch;
-        seen.cs = cs;
+        online_seen.comm = comm;
+        online_seen.epoch = epoch;
+        online_seen.cs = cs;
     }
     return cs;
 }
