@@ -170,11 +170,12 @@ static int exchange_choose(struct coll_op *op)
 /* The end of a call online selection may serve (online_turn_end); after
  * a blocking automatic alltoallv's (`auto_v`), whether the next calls skip
  * the size agreement (online_skip_note). */
-static int turn_end(struct comm_state *cs, struct online_turn *t, bool auto_v, int rc)
+static int turn_end(struct comm_state *cs, struct online_turn *t, bool auto_v,
+                    const int64_t *rule_sizes, int rc)
 {
     rc = online_turn_end(cs, t, rc);
     if (auto_v)
-        online_skip_note(cs, t);
+        online_skip_note(cs, t, rule_sizes);
     return rc;
 }
 
@@ -499,14 +500,19 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         cs->last[a->coll] = "native";
         stats_count(NULL, a->coll, kind);
         online_turn_clock(&turn);
-        return turn_end(tcs, &turn, auto_v, native_exchange(a, kind, req));
+        /* a tuning rule sent it below: its agreed sizes (online_skip_note) */
+        const int64_t rule_sizes[3] = {before.count, before.volume_max, before.volume_min};
+        const bool ruled = auto_v && select_has_rules(COLIBRI_ALLTOALLV) &&
+                           select_rule_decides(COLIBRI_ALLTOALLV, &before);
+        return turn_end(tcs, &turn, auto_v, ruled ? rule_sizes : NULL,
+                        native_exchange(a, kind, req));
     }
 
     if (op->alg->restrictions & R_NODE_AWARE) {
         rc = node_segment_attach(c->cs, &c->shm);
         if (rc != MPI_SUCCESS) {
             exchange_destroy(op);
-            return turn_end(tcs, &turn, auto_v,
+            return turn_end(tcs, &turn, auto_v, NULL,
                             raise_error(a->comm, fn, rc,
                                         "could not attach the node's shared segment"));
         }
@@ -518,7 +524,7 @@ static int run(struct exchange_args *a, const char *requested, enum call_kind ki
         memo_note(a, op, turn.s);
     if (kind == CALL_BLOCKING) {
         online_turn_clock(&turn);
-        return turn_end(tcs, &turn, auto_v, op_run_blocking(op));
+        return turn_end(tcs, &turn, auto_v, NULL, op_run_blocking(op));
     }
     return kind == CALL_NONBLOCKING ? op_launch(op, req) : op_persist(op, req);
 }

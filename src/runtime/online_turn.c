@@ -215,10 +215,19 @@ int online_turn_memo_end(int rc)
     return online_turn_end(pending.cs, &t, rc);
 }
 
+static void rule_skip(struct comm_state *cs, enum call_kind kind);
+
 bool online_skip_sizes(struct comm_state *cs)
 {
     struct online_skip *k = &cs->alltoallv_skip;
-    if (!k->shape || k->generation != config_get()->generation || !online_skip_pass(k))
+    if (k->generation != config_get()->generation)
+        return false;
+    if (k->rule_calls < k->rule_until) { /* a rule's window */
+        k->rule_calls++;
+        rule_skip(cs, CALL_BLOCKING);
+        return true;
+    }
+    if (!k->shape || !online_skip_pass(k))
         return false;
     setup_stats.online_skipped++;
     stats_online_skipped(COLIBRI_ALLTOALLV);
@@ -270,7 +279,8 @@ bool online_skip_sizes_slow(MPI_Comm comm)
         rule_skip(cs, CALL_BLOCKING);
         return true;
     }
-    return cs->alltoallv_skip.shape && cs->alltoallv_skip.interposed_auto &&
+    const struct online_skip *k = &cs->alltoallv_skip;
+    return (k->shape || k->rule_calls < k->rule_until) && k->interposed_auto &&
            online_skip_sizes(cs); /* which checks the configuration's generation */
 }
 
@@ -297,15 +307,36 @@ bool alltoallv_rules_native(struct comm_state *cs, enum call_kind kind)
     return all;
 }
 
-void online_skip_note(struct comm_state *cs, const struct online_turn *t)
+void online_skip_note(struct comm_state *cs, const struct online_turn *t,
+                      const int64_t *rule_sizes)
 {
     const struct config *cfg = config_get();
     struct online_skip *k = &cs->alltoallv_skip;
     const struct online_params pr = params(cfg);
-    /* a tuning rule for some alltoallv: agree at every call (the rule
-     * wins where it has one, and only the agreed sizes say where) */
+    /* a tuning rule for some alltoallv: online selection's windows stay
+     * shut (the rule wins where it has one, and only the agreed sizes say
+     * where); the rule's own windows below */
     online_skip_after(k, &cs->online, COLIBRI_ALLTOALLV,
                       select_has_rules(COLIBRI_ALLTOALLV) ? NULL : t->s, &pr);
     k->generation = cfg->generation;
     k->interposed_auto = select_names_auto(COLIBRI_ALLTOALLV, NULL);
+    /* a rule's window: this call and the last agreed one had sizes of the
+     * same classes, and a rule sent both below (the same on every rank:
+     * agreed sizes, the same rules, the same calls) */
+    k->rule_calls++;
+    int64_t key[3] = {-1, -1, -1};
+    for (int i = 0; rule_sizes && i < 3; i++)
+        key[i] = online_size_class(rule_sizes[i] < 0 ? -rule_sizes[i] : rule_sizes[i]);
+    const bool repeat = rule_sizes && k->rule_last && memcmp(key, k->rule_key, sizeof key) == 0;
+    k->rule_last = rule_sizes != NULL;
+    memcpy(k->rule_key, key, sizeof key);
+    if (!repeat) {
+        k->rule_window = 0;
+        k->rule_until = 0;
+        return;
+    }
+    k->rule_window = k->rule_window <= 0 ? ONLINE_SKIP_FIRST
+                     : k->rule_window * 2 > ONLINE_SKIP_MIXED_MAX ? ONLINE_SKIP_MIXED_MAX
+                                                                  : k->rule_window * 2;
+    k->rule_until = k->rule_calls + k->rule_window;
 }

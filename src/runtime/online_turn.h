@@ -181,7 +181,10 @@ static inline bool online_skip_sizes_of(MPI_Comm comm)
  * time where the rules name a node shape (the node layout). */
 bool alltoallv_rules_native(struct comm_state *cs, enum call_kind kind);
 /* After an agreed blocking automatic alltoallv (t: its turn, ended):
- * opens the next window or closes it. */
-void online_skip_note(struct comm_state *cs, const struct online_turn *t);
+ * opens the next window or closes it; `rule_sizes`: the call's agreed
+ * sizes (largest block, most and fewest bytes) where a tuning rule sent
+ * it below, else NULL. */
+void online_skip_note(struct comm_state *cs, const struct online_turn *t,
+                      const int64_t *rule_sizes);
 
 #endif

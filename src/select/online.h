@@ -383,6 +383,16 @@ struct online_skip {
     unsigned last_stamp;        /* its stamp then */
     unsigned generation;        /* the configuration's when it opened (runtime) */
     bool interposed_auto;       /* then: the interposed calls select automatically (runtime) */
+    /* The same where a tuning rule, not online selection, sent the agreed
+     * calls below (runtime/online_turn.c, online_skip_note): a window
+     * opens where the last two agreed calls had sizes of the same classes
+     * (largest block, most and fewest bytes a rank moves) that a rule
+     * sent below, 16 calls doubling to ONLINE_SKIP_MIXED_MAX; any other
+     * agreed call closes it.  Calls counted here, every automatic
+     * blocking alltoallv of the communicator's, agreed or skipped. */
+    long long rule_calls, rule_until, rule_window;
+    int64_t rule_key[3];        /* the last agreed call's size classes */
+    bool rule_last;             /* a rule sent the last agreed call below */
 };
 #define ONLINE_SKIP_FIRST 16
 #define ONLINE_SKIP_MAX 1024
