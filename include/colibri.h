@@ -388,7 +388,8 @@ struct colibri_setup_stats {
     long long rule_skipped;        /* automatic alltoallv calls that went to the MPI
                                       below without agreeing on the block sizes: the
                                       tuning file sends every size below on that
-                                      communicator (docs/tuning.md) */
+                                      communicator, or its rules sent the last agreed
+                                      calls' sizes below (a window, docs/tuning.md) */
     long long native_memos;        /* calls remembered at the interposed entry points
                                       (each took the full path and went to the MPI
                                       below, or had nothing to move): an identical
