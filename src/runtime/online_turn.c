@@ -215,15 +215,22 @@ int online_turn_memo_end(int rc)
     return online_turn_end(pending.cs, &t, rc);
 }
 
-static void rule_skip(struct comm_state *cs, enum call_kind kind);
+/* A call that goes below because the tuning file sends it there: every
+ * size, or the sizes of the last agreed calls (a rule's window). */
+static void rule_skip(struct comm_state *cs, enum call_kind kind)
+{
+    setup_stats.rule_skipped++;
+    cs->last[COLIBRI_ALLTOALLV] = "native";
+    stats_count(NULL, COLIBRI_ALLTOALLV, kind);
+}
 
 bool online_skip_sizes(struct comm_state *cs)
 {
     struct online_skip *k = &cs->alltoallv_skip;
     if (k->generation != config_get()->generation)
         return false;
-    if (k->rule_calls < k->rule_until) { /* a rule's window */
-        k->rule_calls++;
+    if (online_skip_rule_open(k)) {
+        online_skip_rule_pass(k);
         rule_skip(cs, CALL_BLOCKING);
         return true;
     }
@@ -255,13 +262,6 @@ struct comm_state *online_skip_state(MPI_Comm comm)
     return cs;
 }
 
-/* A call that goes below because the tuning file sends every size there. */
-static void rule_skip(struct comm_state *cs, enum call_kind kind)
-{
-    setup_stats.rule_skipped++;
-    cs->last[COLIBRI_ALLTOALLV] = "native";
-    stats_count(NULL, COLIBRI_ALLTOALLV, kind);
-}
 
 bool online_skip_sizes_slow(MPI_Comm comm)
 {
@@ -280,7 +280,7 @@ bool online_skip_sizes_slow(MPI_Comm comm)
         return true;
     }
     const struct online_skip *k = &cs->alltoallv_skip;
-    return (k->shape || k->rule_calls < k->rule_until) && k->interposed_auto &&
+    return (k->shape || online_skip_rule_open(k)) && k->interposed_auto &&
            online_skip_sizes(cs); /* which checks the configuration's generation */
 }
 
@@ -320,23 +320,7 @@ void online_skip_note(struct comm_state *cs, const struct online_turn *t,
                       select_has_rules(COLIBRI_ALLTOALLV) ? NULL : t->s, &pr);
     k->generation = cfg->generation;
     k->interposed_auto = select_names_auto(COLIBRI_ALLTOALLV, NULL);
-    /* a rule's window: this call and the last agreed one had sizes of the
-     * same classes, and a rule sent both below (the same on every rank:
-     * agreed sizes, the same rules, the same calls) */
-    k->rule_calls++;
-    int64_t key[3] = {-1, -1, -1};
-    for (int i = 0; rule_sizes && i < 3; i++)
-        key[i] = online_size_class(rule_sizes[i] < 0 ? -rule_sizes[i] : rule_sizes[i]);
-    const bool repeat = rule_sizes && k->rule_last && memcmp(key, k->rule_key, sizeof key) == 0;
-    k->rule_last = rule_sizes != NULL;
-    memcpy(k->rule_key, key, sizeof key);
-    if (!repeat) {
-        k->rule_window = 0;
-        k->rule_until = 0;
-        return;
-    }
-    k->rule_window = k->rule_window <= 0 ? ONLINE_SKIP_FIRST
-                     : k->rule_window * 2 > ONLINE_SKIP_MIXED_MAX ? ONLINE_SKIP_MIXED_MAX
-                                                                  : k->rule_window * 2;
-    k->rule_until = k->rule_calls + k->rule_window;
+    /* a rule's window (the same on every rank: agreed sizes, the same
+     * rules, the same calls) */
+    online_skip_rule_after(k, rule_sizes);
 }

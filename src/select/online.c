@@ -330,6 +330,13 @@ bool online_other_settled_colibri(const struct online_table *t, int coll,
     return false;
 }
 
+/* A skip window's next length: `first` after none, then doubled up to
+ * `most`. */
+static long long skip_grow(long long window, long long first, long long most)
+{
+    return window <= 0 ? first : window * 2 > most ? most : window * 2;
+}
+
 void online_skip_after(struct online_skip *k, const struct online_table *t, int coll,
                        struct online_shape *s, const struct online_params *pr)
 {
@@ -350,10 +357,23 @@ void online_skip_after(struct online_skip *k, const struct online_table *t, int 
     const long long most = all ? ONLINE_SKIP_MAX : ONLINE_SKIP_MIXED_MAX;
     const long long first = pr->window < ONLINE_SKIP_FIRST ? (pr->window > 0 ? pr->window : 1)
                                                            : ONLINE_SKIP_FIRST;
-    k->window = k->window <= 0 ? first : k->window * 2 > most ? most : k->window * 2;
+    k->window = skip_grow(k->window, first, most);
     k->shape = s;
     k->stamp = s->stamp;
     k->until = s->calls + k->window;
+}
+
+void online_skip_rule_after(struct online_skip *k, const int64_t *rule_sizes)
+{
+    k->rule_calls++;
+    int64_t key[3] = {-1, -1, -1};
+    for (int i = 0; rule_sizes && i < 3; i++)
+        key[i] = online_size_class(rule_sizes[i] < 0 ? -rule_sizes[i] : rule_sizes[i]);
+    const bool repeat = rule_sizes && k->rule_last && memcmp(key, k->rule_key, sizeof key) == 0;
+    k->rule_last = rule_sizes != NULL;
+    memcpy(k->rule_key, key, sizeof key);
+    k->rule_window = repeat ? skip_grow(k->rule_window, ONLINE_SKIP_FIRST, ONLINE_SKIP_MIXED_MAX) : 0;
+    k->rule_until = repeat ? k->rule_calls + k->rule_window : 0;
 }
 
 /* splitmix64: a well-mixed 64-bit function of its input. */

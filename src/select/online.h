@@ -418,4 +418,21 @@ static inline bool online_skip_pass(struct online_skip *k)
 void online_skip_after(struct online_skip *k, const struct online_table *t, int coll,
                        struct online_shape *s, const struct online_params *pr);
 
+/* A tuning rule's window is open: the next call skips (counted by the
+ * caller with online_skip_rule_pass). */
+static inline bool online_skip_rule_open(const struct online_skip *k)
+{
+    return k->rule_calls < k->rule_until;
+}
+static inline void online_skip_rule_pass(struct online_skip *k)
+{
+    k->rule_calls++;
+}
+/* After an agreed call (counted here): `rule_sizes` its agreed sizes
+ * (largest block, most and fewest bytes) where a tuning rule sent it
+ * below, else NULL; opens the rule's next window where the last agreed
+ * call's were of the same classes and a rule sent it below too, else
+ * closes it. */
+void online_skip_rule_after(struct online_skip *k, const int64_t *rule_sizes);
+
 #endif

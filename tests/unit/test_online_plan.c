@@ -755,6 +755,34 @@ static void test_skip(void)
     CHECK(!k3.shape, "no shape (a rule decided) left the window open");
 }
 
+/* A tuning rule's alltoallv windows (online_skip_rule_after): two agreed
+ * calls of the same size classes sent below open 16 calls, doubling to
+ * 128; another class, or a call no rule sent below, closes them. */
+static void test_skip_rule(void)
+{
+    struct online_skip k;
+    memset(&k, 0, sizeof k);
+    const int64_t a[3] = {64, 512, -256}, b[3] = {4096, 512, -256};
+    online_skip_rule_after(&k, a);
+    CHECK(!online_skip_rule_open(&k), "one agreed call opens nothing");
+    long long want = ONLINE_SKIP_FIRST, skipped = 0;
+    for (int round = 0; round < 5; round++) {
+        online_skip_rule_after(&k, a);
+        for (skipped = 0; online_skip_rule_open(&k) && skipped < 1000; skipped++)
+            online_skip_rule_pass(&k);
+        CHECK(skipped == want, "round %d: %lld skipped, want %lld", round, skipped, want);
+        want = want * 2 > ONLINE_SKIP_MIXED_MAX ? ONLINE_SKIP_MIXED_MAX : want * 2;
+    }
+    online_skip_rule_after(&k, b);
+    CHECK(!online_skip_rule_open(&k), "another size class closes the window");
+    online_skip_rule_after(&k, b);
+    CHECK(online_skip_rule_open(&k) && k.rule_until - k.rule_calls == ONLINE_SKIP_FIRST,
+          "two of the new class: a first window again");
+    online_skip_rule_after(&k, NULL);
+    online_skip_rule_after(&k, b);
+    CHECK(!online_skip_rule_open(&k), "a call no rule sent below breaks the pair");
+}
+
 static void test_reuse(void)
 {
     struct online_table t;
@@ -806,6 +834,7 @@ int main(void)
     test_size_class();
     test_fake();
     test_skip();
+    test_skip_rule();
     test_reuse();
     return check_summary();
 }
