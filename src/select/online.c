@@ -30,6 +30,38 @@ struct online_shape *online_shape_find(struct online_table *t, const struct onli
     return NULL;
 }
 
+/* A new long shape's inherited drops (online.h, ONLINE_INHERIT_SPAN). */
+static unsigned inherited_drops(const struct online_table *t, const struct online_shape *s)
+{
+    if (!online_long(s))
+        return 0;
+    const struct online_key *k = &s->key;
+    const struct online_shape *near = NULL;
+    for (int i = 0; i < ONLINE_SHAPES; i++) {
+        const struct online_shape *x = &t->shape[i];
+        const struct online_key *q = &x->key;
+        if (x == s || !x->used || x->winner < 0 || q->coll != k->coll || q->root != k->root ||
+            q->elem_size != k->elem_size || q->commutative != k->commutative ||
+            q->sparse != k->sparse || q->native_ok != k->native_ok || q->largest != k->largest ||
+            q->count >= k->count || q->count * ONLINE_INHERIT_SPAN < k->count || !online_long(x))
+            continue;
+        if (!near || q->count > near->key.count)
+            near = x;
+    }
+    if (!near || !(near->agreed_last[near->winner] < ONLINE_NONE))
+        return 0;
+    unsigned drops = 0;
+    for (int j = 0; j < s->n_cand; j++)
+        for (int i = 0; s->cand[j] && i < near->n_cand; i++)
+            if (near->cand[i] == s->cand[j] && i != near->winner &&
+                ((near->dropped >> i & 1) ||
+                 (near->agreed_last[i] < ONLINE_NONE &&
+                  near->agreed_last[i] >= near->agreed_last[near->winner] * ONLINE_CLEAR_LOSS)))
+                drops |= 1u << j;
+    /* (never every candidate: without native, the shape explores them) */
+    return drops == (1u << s->n_cand) - 1 ? 0 : drops;
+}
+
 struct online_shape *online_shape_get(struct online_table *t, const struct online_key *k,
                                       const struct algorithm *const cand[], int n, bool *fresh)
 {
@@ -62,6 +94,9 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
     s->stamp = new_stamp();
     s->clock = &t->clock;
     s->version = &t->version;
+    for (int i = 0; i < ONLINE_CANDIDATES; i++)
+        s->agreed_last[i] = ONLINE_NONE;
+    s->dropped = inherited_drops(t, s);
     return s;
 }
 
@@ -278,14 +313,16 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
                                   !(s->winner_last < ONLINE_NONE) ||
                                   agreed[w] >= s->winner_last * ONLINE_CLEAR_LOSS ||
                                   agreed[w] * ONLINE_CLEAR_LOSS <= s->winner_last);
-    if (first || moved)
+    if (moved)
         s->dropped = 0;
-    else
+    else if (!first) /* (a first decision keeps what the shape inherited) */
         for (int i = 0; i < s->n_cand; i++)
             if (i != w && i != native && agreed[i] < ONLINE_NONE &&
                 agreed[i] >= agreed[w] * ONLINE_CLEAR_LOSS)
                 s->dropped |= 1u << i;
     s->winner_last = agreed[w];
+    for (int i = 0; i < ONLINE_CANDIDATES; i++)
+        s->agreed_last[i] = i < s->n_cand ? agreed[i] : ONLINE_NONE;
     s->switches += !first && w != s->winner;
     s->decisions++;
     s->winner = w;

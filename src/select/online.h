@@ -91,6 +91,22 @@ struct online_params {
  * cheapest (Open MPI's 8-byte alltoallv, 0.45 us, against about 1.5 us
  * for an exploring call that agrees on sizes first). */
 #define ONLINE_CLEAR_LOSS 1.5
+/* A new long shape (online_long) starts with the colibri candidates
+ * dropped that its nearest decided neighbour below left out or would
+ * have (so a size that inherited passes it on): the shape of the same collective and call properties (its
+ * model's choice aside) with the largest count below the new one, itself
+ * long and at most ONLINE_INHERIT_SPAN times smaller, where that
+ * candidate took at least ONLINE_CLEAR_LOSS times its winner's agreed
+ * time at the neighbour's last decision.  From 64 KiB a call moves
+ * bytes more than it waits, and a candidate 1.5x slower there stays
+ * slower a size class or two up (Debian's Open MPI, 2 ranks, alltoallv:
+ * sloavx 2.4x native at 128 KiB, 2.7x at 256 KiB, 3x at 2 MiB, where
+ * each exploration ran it for three calls at every new size).  Upward
+ * only: below about the cache's size the ranking turns (sloavx 0.76x
+ * native at 32 KiB).  It comes back as a re-check's dropped candidates
+ * do (the winner changes or its time moves); native is never dropped.
+ * A function of agreed scores and the table, the same on every rank. */
+#define ONLINE_INHERIT_SPAN 4
 #define ONLINE_WINDOW_MAX (1ll << 20)
 /* 10%: the agreed figures of a few calls err by about that much on a
  * shared 2-core machine (docs/tuning.md), and a colibri algorithm chosen
@@ -178,7 +194,9 @@ struct online_shape {
     double explore_extra;
     double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
     double winner_last; /* the winner's agreed score at the last decision (ONLINE_NONE: none) */
-    unsigned dropped;   /* candidates (bit i: cand[i]) that re-checks leave out (online_decide) */
+    unsigned dropped;   /* candidates (bit i: cand[i]) that re-checks leave out (online_decide),
+                         * or that a new shape inherits (ONLINE_INHERIT_SPAN) */
+    double agreed_last[ONLINE_CANDIDATES]; /* the last decision's agreed scores */
     /* a paced exploration (a long shape's, online_long): */
     long long explore_i;   /* the exploration's steps taken, pauses not counted */
     long long pause_until; /* while calls is below this, the exploration pauses... */

@@ -863,7 +863,9 @@ void select_describe(char *buf, size_t len)
                 "calls (%d from %d KiB; a first native win where every candidate took %.1fx "
                 "its time or more: not confirmed), re-checked after %ld, then in doubling windows (another colibri "
                 "algorithm past %.0f%%; candidates %.1fx the winner's time at a later decision "
-                "left out until the winner or its time changes); nonblocking and "
+                "left out until the winner or its time changes; a new shape of %d KiB or more starts "
+                "without those its decided neighbour up to %dx smaller left out or found %.1fx "
+                "its winner's time); nonblocking and "
                 "persistent calls take the decision of the blocking shape with their key; "
                 "alltoallv skips its size agreement for %d to %d calls while every shape "
                 "agreed on is settled on native (to %d while consecutive agreements find "
@@ -873,6 +875,7 @@ void select_describe(char *buf, size_t len)
                 ONLINE_PAUSE_MAX, ONLINE_PACE_CLEAR * 100, ONLINE_NATIVE_MARGIN * 100,
                 ONLINE_NATIVE_GAIN * 1e9, ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG,
                 ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS, cfg->online_window,
-                ONLINE_MARGIN * 100, ONLINE_CLEAR_LOSS, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
+                ONLINE_MARGIN * 100, ONLINE_CLEAR_LOSS, ONLINE_LONG_BYTES / 1024,
+                ONLINE_INHERIT_SPAN, ONLINE_CLEAR_LOSS, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
                 ONLINE_SKIP_MIXED_MAX, cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
 }

@@ -388,6 +388,70 @@ static void test_dropped(void)
      * scores only (online_decide's arguments) */
 }
 
+/* A new long shape starts without the colibri candidates that its
+ * nearest decided neighbour below (long too, at most ONLINE_INHERIT_SPAN
+ * times smaller) found 1.5x its winner's time or had dropped; nothing
+ * else inherits, native never. */
+static struct online_shape *shape_of(struct online_table *tab, int coll, int64_t count,
+                                     const struct algorithm *const cand[3])
+{
+    bool fresh;
+    return online_shape_get(tab, &(struct online_key){coll, 0, count, 8, true, cand[0], false, true, 0},
+                            cand, 3, &fresh);
+}
+
+static void test_inherited(void)
+{
+    struct online_table tab;
+    memset(&tab, 0, sizeof tab);
+    const struct algorithm *cand[3] = {A, NULL, B};
+    const double slow_a[3] = {3.0, 1.0, 1.2};
+    int w = -1;
+    /* 128 KiB (16 Ki doubles): A 3x native at the first decision */
+    struct online_shape *s = shape_of(&tab, 0, 16384, cand);
+    CHECK(s->dropped == 0, "nothing decided below: nothing dropped");
+    CHECK(recheck_ran(s, slow_a, &w) == 7 && w == 1 && s->dropped == 0, "128 KiB: all ran");
+    /* 512 KiB: starts without A, keeps it out after its first decision */
+    struct online_shape *t = shape_of(&tab, 0, 65536, cand);
+    CHECK(t->dropped == 1, "512 KiB inherits A's drop, dropped %#x", t->dropped);
+    unsigned ran = recheck_ran(t, slow_a, &w);
+    CHECK(ran == 6 && w == 1 && t->dropped == 1, "512 KiB: native and B ran, ran %#x dropped %#x",
+          ran, t->dropped);
+    /* 2 MiB: its neighbour never ran A but had dropped it: passed on */
+    struct online_shape *u = shape_of(&tab, 0, 262144, cand);
+    CHECK(u->dropped == 1, "2 MiB inherits from 512 KiB, dropped %#x", u->dropped);
+    /* more than ONLINE_INHERIT_SPAN above its nearest: nothing */
+    struct online_shape *v = shape_of(&tab, 0, 262144 * 8, cand);
+    CHECK(v->dropped == 0, "16 MiB, 8x its nearest: nothing inherited, dropped %#x", v->dropped);
+    /* downward, another collective, a short shape: nothing */
+    CHECK(shape_of(&tab, 0, 8192 + 2048, cand)->dropped == 0, "below the decided one: nothing");
+    CHECK(shape_of(&tab, 1, 65536, cand)->dropped == 0, "another collective: nothing");
+    struct online_table tab2;
+    memset(&tab2, 0, sizeof tab2);
+    struct online_shape *x = shape_of(&tab2, 0, 1024, cand);
+    recheck_ran(x, slow_a, &w);
+    CHECK(shape_of(&tab2, 0, 4096, cand)->dropped == 0, "8 KiB above a short one: nothing");
+    /* the neighbour's winner is never dropped; native never */
+    const struct algorithm *cand_b[3] = {B, NULL, A};
+    const double fast_b[3] = {1.0, 3.0, 4.0};
+    struct online_table tab3;
+    memset(&tab3, 0, sizeof tab3);
+    struct online_shape *y = shape_of(&tab3, 0, 16384, cand_b);
+    recheck_ran(y, fast_b, &w);
+    CHECK(w == 0, "B wins at 128 KiB");
+    struct online_shape *z = shape_of(&tab3, 0, 32768, cand);
+    CHECK(z->dropped == 1, "A (4x B) dropped, B and native kept, dropped %#x", z->dropped);
+    /* a switch brings the inherited back */
+    const double fast_a[3] = {3.0, 1.0, 0.5};
+    recheck_ran(z, fast_a, &w); /* first decision: B */
+    CHECK(w == 2 && z->dropped == 1, "first decision: B, A still out, dropped %#x", z->dropped);
+    const double b_slower[3] = {3.0, 1.0, 0.8};
+    ran = recheck_ran(z, b_slower, &w);
+    CHECK(ran == 6 && w == 2 && z->dropped == 0,
+          "B's time moved 1.6x: A back at the next re-check, dropped %#x", z->dropped);
+    CHECK(recheck_ran(z, b_slower, &w) == 7, "A explored again");
+}
+
 /* A shape of ONLINE_LONG_BYTES or more explores long_calls calls per
  * candidate (the first untimed), a shorter one `calls`; long_calls 0:
  * `calls` everywhere (COLIBRI_ONLINE_CALLS given). */
@@ -823,6 +887,7 @@ int main(void)
     test_agreed_decision();
     test_native_margin();
     test_dropped();
+    test_inherited();
     test_colibri_pair();
     test_native_last();
     test_long_calls();
