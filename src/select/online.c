@@ -386,6 +386,21 @@ void online_skip_after(struct online_skip *k, const struct online_table *t, int 
         const struct online_shape *x = &t->shape[i];
         all = !x->used || x->key.coll != coll || settled_on_native(x);
     }
+    if (s && s->explore_start >= 0 && s->calls < s->pause_until && !s->cand[s->pause_cand]) {
+        /* a pause on native: skipped to its end (online_pause_pass) */
+        bool mixed = false;
+        for (int i = 0; !mixed && i < ONLINE_SHAPES; i++) {
+            const struct online_shape *x = &t->shape[i];
+            mixed = x->used && x->key.coll == coll && settled(x) && !settled_on_native(x);
+        }
+        k->shape = s;
+        k->stamp = s->stamp;
+        k->until = mixed && s->pause_until - s->calls > ONLINE_SKIP_MIXED_MAX
+                       ? s->calls + ONLINE_SKIP_MIXED_MAX
+                       : s->pause_until;
+        k->window = 0;
+        return;
+    }
     if (!all && !(native && repeat)) {
         k->shape = NULL;
         k->window = 0;
