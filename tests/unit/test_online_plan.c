@@ -822,6 +822,28 @@ static void test_skip(void)
 /* A tuning rule's alltoallv windows (online_skip_rule_after): two agreed
  * calls of the same size classes sent below open 16 calls, doubling to
  * 128; another class, or a call no rule sent below, closes them. */
+/* A long shape {A, native, B} of collective 7 in t, explored with times
+ * tm up to native's last call, its pause set from the scores so far:
+ * returns the pause's calls. */
+static long long paused_shape(struct online_table *t, struct online_shape **sp, const double tm[3],
+                              const struct online_params *pr)
+{
+    const struct algorithm *cand[3] = {A, NULL, B};
+    bool fresh;
+    struct online_shape *s = online_shape_get(
+        t, &(struct online_key){7, 0, ONLINE_LONG_BYTES, 8, true, A, false, true, 0}, cand, 3, &fresh);
+    struct online_step st;
+    do {
+        st = online_next(s, pr);
+        if (st.timed)
+            online_record(s, st.cand, tm[st.cand]);
+    } while (!st.block_end || st.cand != 1);
+    double sc[ONLINE_CANDIDATES];
+    online_scores(s, sc);
+    *sp = s;
+    return online_block_end(s, sc, pr);
+}
+
 /* A long shape's exploration pausing on native opens a skip window for
  * the pause: its calls skip the size agreement, counted in the shape as
  * pause steps, and the exploration goes on where it stopped; a pause on
@@ -829,27 +851,15 @@ static void test_skip(void)
 static void test_skip_pause(void)
 {
     const struct online_params pr = {5, 1000, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 3};
+    struct online_shape *s;
     for (int mixed = 0; mixed < 2; mixed++) {
         struct online_table t;
         memset(&t, 0, sizeof t);
         if (mixed)
             decided(&t, 7, 100, 1.0, 2.0); /* another size settled on A */
         struct online_skip k = {0};
-        const struct algorithm *cand[3] = {A, NULL, B};
-        bool fresh;
-        struct online_shape *s = online_shape_get(
-            &t, &(struct online_key){7, 0, ONLINE_LONG_BYTES, 8, true, A, false, true, 0}, cand, 3,
-            &fresh);
         const double tm[3] = {5e-3, 1e-3, 1e-3}; /* a pause of 234 calls */
-        struct online_step st;
-        do {
-            st = online_next(s, &pr);
-            if (st.timed)
-                online_record(s, st.cand, tm[st.cand]);
-        } while (!st.block_end || st.cand != 1);
-        double sc[ONLINE_CANDIDATES];
-        online_scores(s, sc);
-        const long long pause = online_block_end(s, sc, &pr);
+        const long long pause = paused_shape(&t, &s, tm, &pr);
         online_skip_after(&k, &t, 7, s, &pr);
         long long before = s->calls, skipped = 0;
         while (online_skip_pass(&k))
@@ -857,7 +867,7 @@ static void test_skip_pause(void)
         const long long want = mixed && pause > ONLINE_SKIP_MIXED_MAX ? ONLINE_SKIP_MIXED_MAX : pause;
         CHECK(pause > 0 && skipped == want && s->calls == before + skipped,
               "pause of %lld (mixed %d): %lld skipped, want %lld", pause, mixed, skipped, want);
-        st = online_peek(s, &pr);
+        struct online_step st = online_peek(s, &pr);
         CHECK(st.pause == (mixed && pause > want), "after the window: pause step %d", st.pause);
         while (online_peek(s, &pr).pause)
             online_next(s, &pr);
@@ -868,20 +878,8 @@ static void test_skip_pause(void)
     struct online_table t;
     memset(&t, 0, sizeof t);
     struct online_skip k = {0};
-    const struct algorithm *cand[3] = {A, NULL, B};
-    bool fresh;
-    struct online_shape *s = online_shape_get(
-        &t, &(struct online_key){7, 0, ONLINE_LONG_BYTES, 8, true, A, false, true, 0}, cand, 3, &fresh);
     const double tm[3] = {0.7e-3, 1e-3, 1e-3};
-    struct online_step st;
-    do {
-        st = online_next(s, &pr);
-        if (st.timed)
-            online_record(s, st.cand, tm[st.cand]);
-    } while (!st.block_end || st.cand != 1);
-    double sc[ONLINE_CANDIDATES];
-    online_scores(s, sc);
-    CHECK(online_block_end(s, sc, &pr) > 0 && s->pause_cand == 0, "a pause on A");
+    CHECK(paused_shape(&t, &s, tm, &pr) > 0 && s->pause_cand == 0, "a pause on A");
     online_skip_after(&k, &t, 7, s, &pr);
     CHECK(!online_skip_pass(&k), "a pause on a colibri algorithm skips nothing");
 }
