@@ -23,6 +23,7 @@
 #define COLIBRI_PATTERN_NODE_REDUCE_H
 
 #include <stdint.h>
+#include <stdbool.h>
 
 enum node_flag { NODE_READY, NODE_REDUCED, NODE_DONE, NODE_FLAG_KINDS };
 
@@ -132,6 +133,16 @@ static inline int64_t node_slice_at(int64_t m, int i, int R) { return m * i / R;
 static inline int64_t node_slice_len(int64_t m, int i, int R)
 {
     return m * (i + 1) / R - m * i / R;
+}
+
+/* Whether the node_rails reductions combine a chunk of m elements of
+ * `elem` bytes in slices, every one of the node's L ranks its own (slice
+ * li, node_slice_at) into the slot's output area, then each copying the
+ * whole out, instead of each combining the whole: where every slice is at
+ * least a cache line (64 bytes), so that no two ranks write one line. */
+static inline bool node_rails_split(int64_t m, int L, int64_t elem)
+{
+    return L > 1 && m / L * elem >= 64;
 }
 
 /* The fewest ranks on a node (node_start: n_nodes + 1 offsets,

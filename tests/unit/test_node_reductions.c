@@ -460,6 +460,22 @@ static void test_rails(void)
                                  name);
                     }
     }
+    /* chunks long enough to combine in slices (node_rails_split: a cache
+     * line each, on nodes of 2 from 128 elements of a byte, of 12 from
+     * 768), on the mixed layout, where some nodes split and others not */
+    for (int kr = 0; kr < 4; kr++)
+        for (int rev = 0; rev < 2; rev++)
+            for (int c = 0; c < 3; c++) {
+                const int64_t chunks[3] = {1000, 130, 300}, counts[3] = {900, 300, 700};
+                sym_node.layout = &lay[3].l;
+                sym_node.radix = radices[kr];
+                sym_node.chunk = chunks[c];
+                sym_node.reverse = rev;
+                sym_case(a, 40, 0, counts[c], NULL, true, rev, "layout 3, split");
+                sym_case(a, 40, 0, counts[c], NULL, false, rev, "layout 3, split");
+                const struct algorithm *red = catalog_find(COLIBRI_REDUCE, "node_rails");
+                sym_case(red, 40, 17, counts[c], NULL, true, rev, "layout 3, split");
+            }
     memset(&sym_node, 0, sizeof sym_node);
     for (int k = 0; k < 5; k++)
         free(lay[k].node_of);
@@ -492,13 +508,15 @@ static void test_rails(void)
     even_layout(&sm[1], 3, 3, 1);
     const int psm[2] = {9, 9};
     int tried = 0, caught = 0;
-    for (int k = 0; k < 2; k++) {
-        sym_node.layout = &sm[k].l;
+    for (int k = 0; k < 4; k++) {
+        /* count 2, then 300: the slices (node_rails_split) and their waits */
+        const int64_t cnt = k < 2 ? 2 : 300;
+        sym_node.layout = &sm[k % 2].l;
         for (int kr = 0; kr < 2; kr++)
-            for (int r = 0; r < psm[k]; r++) {
+            for (int r = 0; r < psm[k % 2]; r++) {
                 sym_node.radix = kr ? 2 : 0;
-                struct sched_params sp = {.rank = r, .size = psm[k], .count = 2, .elem_size = 1,
-                                          .commutative = true, .layout = &sm[k].l,
+                struct sched_params sp = {.rank = r, .size = psm[k % 2], .count = cnt, .elem_size = 1,
+                                          .commutative = true, .layout = &sm[k % 2].l,
                                           .node_chunk = 1000, .radix = sym_node.radix};
                 struct schedule s;
                 sched_init(&s);
@@ -509,17 +527,17 @@ static void test_rails(void)
                     /* (a wait for its own DONE orders it after its own
                      * earlier calls, never within one) */
                     int owner;
-                    if (!wait_matters(&s, w, &owner) || owner == sm[k].l.local_index[r])
+                    if (!wait_matters(&s, w, &owner) || owner == sm[k % 2].l.local_index[r])
                         continue;
                     drop_rank = r, drop_wait = w, tried++;
                     /* both orders, then the rank without its wait first and
                      * the rank it should wait for last (others' waits on
                      * the way may otherwise order the two) */
-                    const struct node_layout *l = &sm[k].l;
+                    const struct node_layout *l = &sm[k % 2].l;
                     const int y = node_ranks_at(l, l->node_of[r], owner);
                     int order[9], o = 0;
                     order[o++] = r;
-                    for (int q = 0; q < psm[k]; q++)
+                    for (int q = 0; q < psm[k % 2]; q++)
                         if (q != r && q != y)
                             order[o++] = q;
                     if (y != r)
@@ -531,7 +549,7 @@ static void test_rails(void)
                         sym_node.starve = way == 3, sym_node.slow = y;
                         sym_node.chunk = 1000;
                         struct sym_result res;
-                        found = sym_run(&dropped, psm[k], 0, 2, NULL, true, false, &res) != 0;
+                        found = sym_run(&dropped, psm[k % 2], 0, cnt, NULL, true, false, &res) != 0;
                     }
                     sym_node.order = NULL, sym_node.starve = false;
                     caught += found;

@@ -18,12 +18,24 @@ static int rails_radix(const struct sched_params *p, int N, int R)
     return K < 2 ? 2 : K;
 }
 
+/* A split combination's end: REDUCED, and once every rank of the node
+ * has said so, the whole of the slot's output area into (dst, off). */
+static void rails_gather(struct schedule *s, const struct node_view *v, int u, int64_t m, int dst,
+                         int64_t off)
+{
+    node_set(s, v, u, NODE_REDUCED);
+    node_wait(s, v, u, NODE_REDUCED, 0, v->L);
+    sched_copy_slot(s, u, BUF_SHM, node_output(v->L, v->C), dst, off, m);
+}
+
 /* Round t of node v->node: rail v->li receives and sends (none where it
  * has no rail this round), then every rank combines the k partials in
  * group order from (cur, cur_off) and the rails' input areas into (nxt,
+ * nxt_off); `split` (node_rails_split): each its slice into the slot's
+ * output area, then, once every slice is REDUCED, the whole into (nxt,
  * nxt_off). */
 static void rails_round(struct schedule *s, const struct node_view *v, int K, int t, int u,
-                        int64_t m, int cur, int64_t cur_off, int nxt, int64_t nxt_off)
+                        int64_t m, int cur, int64_t cur_off, int nxt, int64_t nxt_off, bool split)
 {
     const struct ng_round r = ng_round_of(v->N, K, t, v->node);
     if (v->li + 1 < r.k) {
@@ -39,18 +51,24 @@ static void rails_round(struct schedule *s, const struct node_view *v, int K, in
         node_set(s, v, u, NODE_READY);
     }
     node_wait(s, v, u, NODE_READY, 0, r.k - 1);
+    const int64_t at = split ? node_slice_at(m, v->li, v->L) : 0;
+    const int64_t len = split ? node_slice_len(m, v->li, v->L) : m;
+    const int dst = split ? BUF_SHM : nxt;
+    const int64_t dst_off = split ? node_output(v->L, v->C) + at : nxt_off;
     /* P_0 (op) (P_1 (op) ( ... (op) P_{k-1})), from the last down, as
      * node_reduce_own: the partial of group b from rail (a - b) mod k - 1 */
     for (int b = r.k - 1; b >= 0; b--) {
         const int src = b == r.a ? cur : BUF_SHM;
         const int64_t src_off =
-            b == r.a ? cur_off : node_input((r.a - b + r.k) % r.k - 1, v->C);
+            (b == r.a ? cur_off : node_input((r.a - b + r.k) % r.k - 1, v->C)) + at;
         const unsigned chain = b > 0 ? SOP_CHAIN : 0;
         if (b == r.k - 1)
-            sched_copy_slot_flags(s, u, src, src_off, nxt, nxt_off, m, chain);
+            sched_copy_slot_flags(s, u, src, src_off, dst, dst_off, len, chain);
         else
-            sched_reduce_slot(s, u, src, src_off, nxt, nxt_off, m, chain);
+            sched_reduce_slot(s, u, src, src_off, dst, dst_off, len, chain);
     }
+    if (split)
+        rails_gather(s, v, u, m, nxt, nxt_off);
     node_set(s, v, u, NODE_DONE);
 }
 
@@ -72,19 +90,32 @@ int node_rails_schedule(const struct sched_params *p, struct schedule *s, int fi
         const int64_t final_off = final == BUF_RECV ? at : 0;
         int cur = T % 2 ? BUF_TMP : final;
         int64_t cur_off = T % 2 ? 0 : final_off;
+        const bool split = node_rails_split(m, v.L, (int64_t)p->elem_size);
         node_publish(s, &v, base, in, at, m);
-        node_reduce(s, &v, base, 0, m, cur, cur_off);
+        if (split) { /* (node_publish has waited for the slot's reuse) */
+            const int64_t lo = node_slice_at(m, v.li, v.L);
+            node_reduce(s, &v, base, lo, node_slice_len(m, v.li, v.L), BUF_SHM,
+                        node_output(v.L, v.C) + lo);
+            rails_gather(s, &v, base, m, cur, cur_off);
+        } else {
+            node_reduce(s, &v, base, 0, m, cur, cur_off);
+        }
         node_set(s, &v, base, NODE_DONE);
         for (int t = 0; t < T; t++) {
             const int u = base + 1 + t;
             /* a rail writes into the slot: once the node is done with
-             * its last use (before the round posts its receive) */
-            if (v.li + 1 < ng_round_of(v.N, K, t, v.node).k)
+             * its last use (before the round posts its receive).  Not
+             * after a split use (then every rank writes into it): every
+             * rank said REDUCED in the use before this one after it was
+             * done with the slot's last use, and this rank has waited for
+             * all of them (the symbolic check finds such a wait
+             * redundant) */
+            if (!split && v.li + 1 < ng_round_of(v.N, K, t, v.node).k)
                 node_reuse_wait(s, &v, u);
             sched_round(s);
             const int nxt = cur == final ? BUF_TMP : final;
             const int64_t nxt_off = nxt == final ? final_off : 0;
-            rails_round(s, &v, K, t, u, m, cur, cur_off, nxt, nxt_off);
+            rails_round(s, &v, K, t, u, m, cur, cur_off, nxt, nxt_off, split);
             cur = nxt, cur_off = nxt_off;
         }
         sched_round(s);
@@ -117,12 +148,21 @@ double node_rails_cost(const struct sched_params *p, const struct cost_params *m
     const double chunks = chunk > 0 && n > chunk ? ceil(n / chunk) : 1;
     int n_g[NG_MAX_ROUNDS + 1];
     ng_counts(N, K, n_g);
-    double local = 4 * n, dirty = 0, reduced = (double)(L - 1) * n, net = 0;
+    /* split (node_rails_split, decided on a chunk): a rank combines 1/L of
+     * every operand, reads the others' slices as just computed and copies
+     * the whole out, one more hand-off per use of the slots */
+    const double m_el = chunk > 0 && n > chunk ? (double)p->node_chunk : (double)p->count;
+    const bool split = node_rails_split((int64_t)m_el, L, (int64_t)p->elem_size);
+    const double part = split ? n / L : n, gather = split ? (L - 1) * n / L : 0;
+    double local = split ? 3 * n + part : 4 * n, dirty = gather;
+    double reduced = (double)(L - 1) * part, net = 0;
     for (int t = 0; t < T; t++) {
         const int k = (n_g[t] + n_g[t + 1] - 1) / n_g[t + 1];
-        local += 2 * n, dirty += (k - 1) * n, reduced += (k - 1) * n;
+        local += split ? n + 2 * part : 2 * n, dirty += (k - 1) * part + gather;
+        reduced += (k - 1) * part;
         net += chunks * (m->alpha + (1 + rails_sends(N, K, t)) * m->o) + (k - 1) * n * m->beta;
     }
-    return cost_node_traffic(m, n, chunk, 1 + T, local, (double)(L - 1) * n, dirty, reduced) +
+    return cost_node_traffic(m, n, chunk, (1 + T) * (split ? 2 : 1), local,
+                             (double)(L - 1) * part, dirty, reduced) +
            net;
 }

@@ -17,7 +17,9 @@
 
 COST_FORMULA(reduce, node_rails,
              "as allreduce node_rails: (T+1) s + (L+1) n b + (L-1) n g + sum_t(a + (1+s_t) o + "
-             "(k_t-1) n b_net + (1.5 (k_t-1) + 1) n b + (k_t-1) n g), T = ceil(log_K N)");
+             "(k_t-1) n b_net + (1.5 (k_t-1) + 1) n b + (k_t-1) n g), T = ceil(log_K N); slices of "
+             "64 B and up (f = 1/L): 2 (T+1) s + (4-2f) n b + (L-1) f n g + sum_t(a + (1+s_t) o + "
+             "(k_t-1) n b_net + (2 + 1.5 (k_t-1) f - 0.5 f) n b + (k_t-1) f n g)");
 
 int reduce_node_rails_build(const struct sched_params *p, struct schedule *s)
 {
