@@ -89,8 +89,6 @@ struct online_shape *online_shape_get(struct online_table *t, const struct onlin
         s->cand[i] = cand[i];
     s->explore_start = 0;
     s->winner = -1;
-    s->native_last = ONLINE_NONE;
-    s->winner_last = ONLINE_NONE;
     s->stamp = new_stamp();
     s->clock = &t->clock;
     s->version = &t->version;
@@ -287,10 +285,8 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     /* ...runs only where it beats native by the native margin: native is
      * always the incumbent (never slower than the MPI below) */
     if (native >= 0 && !(colibri[w] < ONLINE_NONE && beats_native(agreed[w], agreed[native], pr) &&
-                         beats_native(agreed[w], s->native_last, pr)))
+                         beats_native(agreed[w], s->agreed_last[native], pr)))
         w = native;
-    if (native >= 0)
-        s->native_last = agreed[native];
     const int k = calls_per_candidate(s, pr);
     s->explore_extra = 0;
     for (int i = 0; i < s->n_cand; i++)
@@ -309,10 +305,11 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
                                                      : ONLINE_CONFIRM_WINDOW,
                                    pr);
     /* the candidates the next re-checks leave out (online.h, `dropped`) */
+    const double winner_last = first ? ONLINE_NONE : s->agreed_last[s->winner];
     const bool moved = !first && (w != s->winner || !(agreed[w] < ONLINE_NONE) ||
-                                  !(s->winner_last < ONLINE_NONE) ||
-                                  agreed[w] >= s->winner_last * ONLINE_CLEAR_LOSS ||
-                                  agreed[w] * ONLINE_CLEAR_LOSS <= s->winner_last);
+                                  !(winner_last < ONLINE_NONE) ||
+                                  agreed[w] >= winner_last * ONLINE_CLEAR_LOSS ||
+                                  agreed[w] * ONLINE_CLEAR_LOSS <= winner_last);
     if (moved)
         s->dropped = 0;
     else if (!first) /* (a first decision keeps what the shape inherited) */
@@ -320,7 +317,6 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
             if (i != w && i != native && agreed[i] < ONLINE_NONE &&
                 agreed[i] >= agreed[w] * ONLINE_CLEAR_LOSS)
                 s->dropped |= 1u << i;
-    s->winner_last = agreed[w];
     for (int i = 0; i < ONLINE_CANDIDATES; i++)
         s->agreed_last[i] = i < s->n_cand ? agreed[i] : ONLINE_NONE;
     s->switches += !first && w != s->winner;
@@ -388,11 +384,7 @@ void online_skip_after(struct online_skip *k, const struct online_table *t, int 
     }
     if (s && s->explore_start >= 0 && s->calls < s->pause_until && !s->cand[s->pause_cand]) {
         /* a pause on native: skipped to its end (online_pause_pass) */
-        bool mixed = false;
-        for (int i = 0; !mixed && i < ONLINE_SHAPES; i++) {
-            const struct online_shape *x = &t->shape[i];
-            mixed = x->used && x->key.coll == coll && settled(x) && !settled_on_native(x);
-        }
+        const bool mixed = online_other_settled_colibri(t, coll, s);
         k->shape = s;
         k->stamp = s->stamp;
         k->until = mixed && s->pause_until - s->calls > ONLINE_SKIP_MIXED_MAX

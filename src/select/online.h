@@ -93,8 +93,9 @@ struct online_params {
 #define ONLINE_CLEAR_LOSS 1.5
 /* A new long shape (online_long) starts with the colibri candidates
  * dropped that its nearest decided neighbour below left out or would
- * have (so a size that inherited passes it on): the shape of the same collective and call properties (its
- * model's choice aside) with the largest count below the new one, itself
+ * have (so a size that inherited passes it on): the shape of the same
+ * collective and call properties (its model's choice aside) with the
+ * largest count below the new one, itself
  * long and at most ONLINE_INHERIT_SPAN times smaller, where that
  * candidate took at least ONLINE_CLEAR_LOSS times its winner's agreed
  * time at the neighbour's last decision.  From 64 KiB a call moves
@@ -192,11 +193,10 @@ struct online_shape {
      * its agreed score minus the winner's (negative where a candidate ran
      * faster than the winner that the margins kept); COLIBRI_STATS */
     double explore_extra;
-    double native_last; /* native's agreed score at the last decision (ONLINE_NONE: none) */
-    double winner_last; /* the winner's agreed score at the last decision (ONLINE_NONE: none) */
     unsigned dropped;   /* candidates (bit i: cand[i]) that re-checks leave out (online_decide),
                          * or that a new shape inherits (ONLINE_INHERIT_SPAN) */
-    double agreed_last[ONLINE_CANDIDATES]; /* the last decision's agreed scores */
+    double agreed_last[ONLINE_CANDIDATES]; /* the last decision's agreed scores (ONLINE_NONE:
+                                            * none): native's, the winner's, the others' */
     /* a paced exploration (a long shape's, online_long): */
     long long explore_i;   /* the exploration's steps taken, pauses not counted */
     long long pause_until; /* while calls is below this, the exploration pauses... */

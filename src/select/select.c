@@ -869,7 +869,7 @@ void select_describe(char *buf, size_t len)
                 "persistent calls take the decision of the blocking shape with their key; "
                 "alltoallv skips its size agreement for %d to %d calls while every shape "
                 "agreed on is settled on native (to %d while consecutive agreements find "
-                "one shape on native)%s\n",
+                "one shape on native, and through a long exploration's pauses on native)%s\n",
                 (ONLINE_UNSURE - 1) * 100, ONLINE_BETA_SPAN, cfg->online_calls, ONLINE_LONG_CALLS,
                 ONLINE_LONG_BYTES / 1024, ONLINE_LONG_BYTES / 1024, ONLINE_BUDGET * 100,
                 ONLINE_PAUSE_MAX, ONLINE_PACE_CLEAR * 100, ONLINE_NATIVE_MARGIN * 100,
