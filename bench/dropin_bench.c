@@ -43,6 +43,24 @@
  * minute at a time) changes both alike; plain, both are the MPI's and
  * their ratio says how much a difference of nothing measures.
  *
+ * -I (call by call; implies -P): instead of -R loops of each side, bursts
+ * of about 1 ms of consecutive calls (1 to 256; DROPIN_BURST_US sets the
+ * time) of one side and then the other, interleaved ABBA (colibri's, the
+ * MPI's, the MPI's, colibri's, ...), -R loops' worth of calls a side
+ * (about 2 ms a loop, 20 to 1000 -R calls), every call timed alone
+ * (clock_gettime, from a PMPI_Barrier where the loops have one), a call's
+ * time the largest over ranks; us and native_us are then the two sides'
+ * median calls, pair_ratio their ratio and total_ratio the ratio of the
+ * sums (every call, colibri's exploration and the VM's interruptions
+ * included).  This VM changes speed faster than a loop of short calls
+ * lasts (a 0.4 us call's loops of 1000 read 0.48 or 0.95 us in one run;
+ * the loops' ratios of a difference of nothing spread 0.5-1.9 round to
+ * round) and stops a process for 50-200 us now and then: neighbouring
+ * bursts share its speed, and a median call leaves the interruptions out.
+ * A burst keeps warm what consecutive calls keep warm (a shared segment,
+ * the MPI's own buffers): with bursts of 100 us Open MPI 5's 128 KiB
+ * reduce read colibri's node_split_rail at 29 us, with 1 ms ones 12.4.
+ *
  * -D (drift): the count changes at every call, as particle counts and
  * adaptive meshes make it: call i of a loop moves base + (7 i mod
  * base/8) elements (bytes for the byte-counted collectives), every rank
@@ -54,6 +72,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench_common.h"
 #include "colibri.h" /* the declarations only: colibri_explored */
@@ -65,7 +84,9 @@ static const char USAGE[] =
     "                    [-P]   (side by side with the PMPI_ call: one more column, native_us)\n"
     "                    [-B]   (every collective back to back: no barrier between rooted\n"
     "                            or exchanging calls either, as applications call them)\n"
-    "                    [-D]   (counts drift call to call, up to 12.5% above each size)\n";
+    "                    [-D]   (counts drift call to call, up to 12.5% above each size)\n"
+    "                    [-I]   (-P call by call: single calls of the two sides interleaved,\n"
+    "                            each timed; medians of the calls' times)\n";
 
 enum coll {
     ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, /* the reductions and exchanges */
@@ -186,14 +207,92 @@ static long long colibri_explored(void)
     return s.online_explored;
 }
 
-/* -P (bit 1), -B (bit 2), -D (bit 4) */
+/* -P (bit 1), -B (bit 2), -D (bit 4), -I (bits 8 and 1) */
 static int own_flag(int opt, const char *arg, void *ctx)
 {
     (void)arg;
-    if (opt != 'P' && opt != 'B' && opt != 'D')
+    if (opt != 'P' && opt != 'B' && opt != 'D' && opt != 'I')
         return -1;
-    *(int *)ctx |= opt == 'P' ? 1 : opt == 'B' ? 2 : 4;
+    *(int *)ctx |= opt == 'P' ? 1 : opt == 'B' ? 2 : opt == 'D' ? 4 : 8 | 1;
     return 1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* -I: `calls` calls of each side in bursts of `burst` consecutive calls of
+ * one side, the bursts interleaved ABBA (colibri's, the MPI's twice,
+ * colibri's, ...), each call timed alone on every rank (from a
+ * PMPI_Barrier where the loop has one per call), a call's time the
+ * largest over ranks.  Sets the median call of each side (*t, *tn) and
+ * the sum of each side's calls (*sum, *sum_n); false when a call failed.
+ * A VM that changes speed from one millisecond to the next moves
+ * neighbouring bursts alike, the median leaves out the calls it
+ * interrupts (the sums keep them, and colibri's exploration), and a burst
+ * keeps what consecutive calls keep warm (a shared segment, the MPI's
+ * own buffers) as an application's calls do. */
+static int interleaved(const struct bench_loop *l, const struct bench_loop *n, int calls,
+                       int burst, double *t, double *tn, double *sum, double *sum_n)
+{
+    double *v = malloc((2 * (size_t)calls + 1) * sizeof *v), *side[2];
+    char *who = malloc(2 * (size_t)calls);
+    side[0] = malloc((size_t)calls * sizeof *v), side[1] = malloc((size_t)calls * sizeof *v);
+    if (!v || !who || !side[0] || !side[1])
+        PMPI_Abort(MPI_COMM_WORLD, 3);
+    int rc = MPI_SUCCESS, m[2] = {0, 0}, k = 0;
+    PMPI_Barrier(l->comm);
+    for (int b = 0; m[0] < calls || m[1] < calls; b++) {
+        const int native = (b ^ b >> 1) & 1;
+        for (int j = 0; j < burst && m[native] < calls; j++, k++) {
+            if (l->barrier_each)
+                PMPI_Barrier(l->comm);
+            const double start = now();
+            const int r = native ? n->call(n->ctx, m[native]) : l->call(l->ctx, m[native]);
+            v[k] = now() - start;
+            who[k] = (char)native, m[native]++;
+            rc = rc == MPI_SUCCESS ? r : rc;
+        }
+    }
+    v[2 * calls] = rc != MPI_SUCCESS;
+    bench_max_over_ranks(v, 2 * calls + 1, l->comm);
+    m[0] = m[1] = 0;
+    *sum = *sum_n = 0;
+    for (k = 0; k < 2 * calls; k++) {
+        side[(int)who[k]][m[(int)who[k]]++] = v[k];
+        *(who[k] ? sum_n : sum) += v[k];
+    }
+    int rank;
+    PMPI_Comm_rank(l->comm, &rank);
+    if (getenv("DROPIN_LOOPS") && rank == 0) /* the slowest calls, where they fell */
+        for (int native = 0; native < 2; native++) {
+            fprintf(stderr, "%s slowest:", native ? "MPI" : "interposed");
+            for (int j = 0; j < 6; j++) {
+                int at = -1;
+                for (k = 0; k < 2 * calls; k++)
+                    if (who[k] == native && v[k] >= 0 && (at < 0 || v[k] > v[at]))
+                        at = k;
+                fprintf(stderr, " %.2f us (call %d of %d)", v[at] * 1e6, at, 2 * calls);
+                v[at] = -v[at] - 1; /* (the sides hold the times) */
+            }
+            fprintf(stderr, "\n");
+        }
+    qsort(side[0], (size_t)calls, sizeof *v, by_value);
+    qsort(side[1], (size_t)calls, sizeof *v, by_value);
+    *t = calls % 2 ? side[0][calls / 2] : (side[0][calls / 2 - 1] + side[0][calls / 2]) / 2;
+    *tn = calls % 2 ? side[1][calls / 2] : (side[1][calls / 2 - 1] + side[1][calls / 2]) / 2;
+    const int ok = v[2 * calls] == 0;
+    free(v), free(who), free(side[0]), free(side[1]);
+    return ok;
 }
 
 int main(int argc, char **argv)
@@ -203,9 +302,10 @@ int main(int argc, char **argv)
     bench_opts_init(&o, "dropin-bench", USAGE);
     o.min_bytes = 8, o.max_bytes = 16 << 20, o.step = 2, o.reps = 3;
     int flags = 0;
-    if (bench_parse(argc, argv, "c:m:M:s:R:o:PBDh", &o, own_flag, &flags) < argc)
+    if (bench_parse(argc, argv, "c:m:M:s:R:o:PBDIh", &o, own_flag, &flags) < argc)
         bench_usage_exit(&o, "unexpected argument");
-    const int pair = flags & 1, all_back_to_back = flags & 2, drifting = flags & 4;
+    const int pair = flags & 1, all_back_to_back = flags & 2, drifting = flags & 4,
+              by_call = flags & 8;
     struct call c = {.coll = NCOLL};
     for (int k = 0; k < NCOLL && o.coll; k++)
         if (strcmp(o.coll, names[k]) == 0)
@@ -261,6 +361,23 @@ int main(int argc, char **argv)
         long long explored = -1;
         if (!pair) {
             t = bench_best_of(&l, o.reps);
+        } else if (by_call) { /* -R loops' worth of calls a side, 20 to 1000 -R, in
+                               * bursts of about 1 ms (DROPIN_BURST_US), 1 to 256 calls */
+            const char *bus = getenv("DROPIN_BURST_US");
+            const double per = one > 0 ? one : 1e-6, want = o.reps * 2e-3 / per,
+                         burst = (bus ? atof(bus) : 1000) * 1e-6 / per;
+            const int calls = want < 20 ? 20 : want > 1000.0 * o.reps ? 1000 * o.reps : (int)want;
+            double sum, sum_n;
+            n.warmup = 0;
+            if (!interleaved(&l, &n, calls, burst < 1 ? 1 : burst > 256 ? 256 : (int)burst, &t,
+                             &tn, &sum, &sum_n))
+                t = tn = -1;
+            pair_ratio = tn > 0 ? t / tn : 0;
+            total_ratio = sum_n > 0 ? sum / sum_n : 0;
+            if (explored_at >= 0) {
+                long long mine = colibri_explored() - explored_at;
+                PMPI_Reduce(&mine, &explored, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+            }
         } else { /* alternating, ABBA..., the fastest of each */
             n.iters = l.iters;
             n.warmup = 0;

@@ -12,7 +12,8 @@
 #   PAIR=1 ...   colibri and the MPI side by side in each run's processes
 #                (dropin-bench -P: MPI_ and PMPI_ loops alternating), plus a
 #                plain -P run per run whose rows (MPI-null) measure nothing
-#                against itself; output docs/results/mpis-pair/ by default
+#                against itself; output docs/results/mpis-pair/ by default;
+#                call by call (dropin-bench -I) unless PAIR_LOOPS=1
 #   TUNED=1 ...  colibri with a colibri-tune file instead of none: per MPI,
 #                colibri-tune --budget $BUDGET (5m; otherwise its defaults:
 #                every collective and form, 8 B-64 MiB) first, written to
@@ -35,6 +36,8 @@ MPIS=${MPIS:-"openmpi mpich ompi5 mpich5 impi"}
 RUNS=${RUNS:-5}
 COLLS=${COLLS:-"allreduce reduce reduce_scatter_block alltoall alltoallv"}
 SIZES=${SIZES:-"-m 8 -M 4M -s 4"}
+pair_how=-I # (common.sh, dropin_alternate)
+[ -n "${PAIR_LOOPS:-}" ] && pair_how=-P
 # osc=^ucx: Open MPI 5's UCX one-sided component prints an error at every
 # start on a machine without UCX devices (no effect on collectives)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_op=^avx OMPI_MCA_osc=^ucx
@@ -85,6 +88,6 @@ for mpi in $MPIS; do
   piece=$RUNS_DIR/$mpi-pieces.csv
   dropin_alternate "$piece" "$mpi" "$build"
   merge_run "$OUT/mpis.csv" "$mpi-p2" "$piece"
-  runs_log "$mpi-p2: $RUNS alternating runs${PAIR:+ (each side by side in one process, dropin-bench -P -R ${PAIR_ROUNDS:-5}, and a plain -P run)} per collective of ${launch[*]} [${pre[*]}] $build/bin/dropin-bench -c <coll> $SIZES; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  runs_log "$mpi-p2: $RUNS alternating runs${PAIR:+ (each side by side in one process, dropin-bench $pair_how -R ${PAIR_ROUNDS:-5}, and a plain one)} per collective of ${launch[*]} [${pre[*]}] $build/bin/dropin-bench -c <coll> $SIZES; load $(cut -d' ' -f1-3 /proc/loadavg)"
 done
 python3 bench/report/mpis_table.py "$OUT/mpis.csv"

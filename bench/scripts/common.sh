@@ -57,9 +57,13 @@ PY
 # size; then ratio is the median of the rounds' ratios (each round's two
 # loops run one after the other), total_ratio all loops' time against
 # all loops' (colibri's exploration included) and explored the calls
-# colibri explored at that size (-1 without colibri).
+# colibri explored at that size (-1 without colibri).  Since 2026-11-29
+# call by call (dropin-bench -I: single calls of the two sides interleaved,
+# $PAIR_ROUNDS loops' worth, ratio the median calls' ratio, total_ratio the
+# sums'); PAIR_LOOPS=1: loops as before (-P).
 dropin_alternate() {
-  local piece=$1 mpi=$2 build=$3 coll r
+  local piece=$1 mpi=$2 build=$3 coll r pair_mode=-I
+  [ -n "${PAIR_LOOPS:-}" ] && pair_mode=-P
   echo "mpi,coll,bytes,native_us,colibri_us,ratio,rep${PAIR:+,total_ratio,explored}" >"$piece"
   # runs outside, collectives inside: a minute in which this VM is slow
   # falls on one run of several collectives, not on every run of one
@@ -68,10 +72,10 @@ dropin_alternate() {
     for coll in $COLLS; do
       if [ -n "${PAIR:-}" ]; then
         # shellcheck disable=SC2086
-        "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" -P -R "${PAIR_ROUNDS:-5}" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
+        "${launch[@]}" "${pre[@]}" "$build/bin/dropin-bench" "$pair_mode" -R "${PAIR_ROUNDS:-5}" -c "$coll" $SIZES -o "$RUNS_DIR/c.csv" ||
           { echo "colibri run failed"; exit 1; }
         # shellcheck disable=SC2086
-        "${launch[@]}" "$build/bin/dropin-bench" -P -R "${PAIR_ROUNDS:-5}" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
+        "${launch[@]}" "$build/bin/dropin-bench" "$pair_mode" -R "${PAIR_ROUNDS:-5}" -c "$coll" $SIZES -o "$RUNS_DIR/n.csv" ||
           { echo "native run failed"; exit 1; }
         # ratio: the median of the rounds' (adjacent loops') ratios;
         # total_ratio: all loops' time, exploration included; explored:
