@@ -134,8 +134,11 @@ static void *elem_at(const struct exec *x, void *const buf[], const struct sched
                      int64_t off)
 {
     char *p = buf[b];
-    if (b == BUF_SHM)
-        p += slot_of(x, op->flags) * x->c->shm.slot_bytes;
+    if (b == BUF_SHM && (op->flags & SOP_SLOT_MASK)) {
+        const uint64_t e = x->epoch + ((op->flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT) - 1;
+        p += (int64_t)(e % NODE_SLOTS) * x->c->shm.slot_bytes +
+             (int64_t)(e / NODE_SLOTS % x->regions) * x->region_bytes;
+    }
     return p + off * x->c->dti.extent;
 }
 
@@ -555,6 +558,15 @@ int exec_start(struct exec *x, struct coll_call *c, struct schedule *s, int tag)
     if (s->shm_epochs > 0 && c->shm.epoch) {
         x->epoch = *c->shm.epoch;
         *c->shm.epoch += (uint64_t)s->shm_epochs;
+    }
+    /* the slot's regions for this run's span (schedule.h, NODE_REGION_GAP) */
+    x->region_bytes = 0;
+    x->regions = 1;
+    const int64_t span = s->shm_slot_span * (int64_t)c->dti.extent;
+    if (span > 0 && c->shm.slot_bytes > 0) {
+        x->region_bytes = (span + 63) / 64 * 64 + NODE_REGION_GAP;
+        if (c->shm.slot_bytes / x->region_bytes > 1)
+            x->regions = (uint64_t)(c->shm.slot_bytes / x->region_bytes);
     }
     x->posted = false;
     x->finished = false;

@@ -36,6 +36,8 @@ struct exec {
     uint32_t round;            /* the round posted, or the next to post */
     uint32_t local;            /* its next local operation (after a flag wait) */
     uint64_t epoch;            /* the run's first epoch (schedule.h, SOP_FLAG_SET) */
+    int64_t region_bytes;      /* a slot's regions (schedule.h, NODE_REGION_GAP): apart by */
+    uint64_t regions;          /* ...and how many (1: the slot's start only) */
     int tag;
     bool posted, finished;
     bool truncated;            /* a message of this run was truncated (exec_step) */

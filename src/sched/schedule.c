@@ -83,6 +83,12 @@ static void add(struct schedule *s, uint8_t kind, int peer, int src, int64_t src
     op->flags = (uint8_t)flags;
 }
 
+void sched_slot_reach(struct schedule *s, int64_t elems)
+{
+    if (elems > s->shm_slot_span)
+        s->shm_slot_span = elems;
+}
+
 void sched_send(struct schedule *s, int peer, int buf, int64_t off, int64_t count)
 {
     add(s, SOP_SEND, peer, buf, off, buf, off, count, 0);

@@ -113,6 +113,13 @@ static int calls_per_candidate(const struct online_shape *s, const struct online
     return k < 2 ? 2 : k > ONLINE_SAMPLES + 1 ? ONLINE_SAMPLES + 1 : k;
 }
 
+/* Candidate c's calls in an exploration: k, native's more while it warms
+ * (ONLINE_NATIVE_WARM: the first untimed, then (k - 1) 2^native_warm). */
+static int turn_calls(const struct online_shape *s, int k, int c)
+{
+    return s->cand[c] ? k : 1 + ((k - 1) << s->native_warm);
+}
+
 struct online_step online_peek(const struct online_shape *s, const struct online_params *pr)
 {
     const long long c = s->calls;
@@ -128,22 +135,29 @@ struct online_step online_peek(const struct online_shape *s, const struct online
     }
     const int k = calls_per_candidate(s, pr);
     /* the candidates this exploration runs, in order (re-checks leave the
-     * dropped ones out) */
+     * dropped ones out), and its calls */
     int run[ONLINE_CANDIDATES], n = 0;
+    long long total = 0;
     for (int c = 0; c < s->n_cand; c++)
         if (!(s->dropped >> c & 1))
             run[n++] = c;
     if (n == 0)
         run[n++] = s->winner >= 0 ? s->winner : 0; /* (never: the winner is not dropped) */
+    for (int j = 0; j < n; j++)
+        total += turn_calls(s, k, run[j]);
     /* (modulo: never past the plan's last candidate, even if a caller
      * missed a deciding call) */
-    const long long i = (s->explore_start < 0 ? 0 : s->explore_i) % ((long long)k * n);
-    st.cand = run[i / k];
-    st.timed = i % k != 0;
-    st.decide = i == (long long)k * n - 1;
+    long long i = (s->explore_start < 0 ? 0 : s->explore_i) % total;
+    const long long step = i;
+    int j = 0;
+    while (i >= turn_calls(s, k, run[j]))
+        i -= turn_calls(s, k, run[j++]);
+    st.cand = run[j];
+    st.timed = i != 0;
+    st.decide = step == total - 1;
     /* (from native's calls on: before them there is nothing to pause for) */
-    st.block_end = !st.decide && i % k == k - 1 && online_long(s) && st.cand >= 1 &&
-                   s->n_cand > 1 && !s->cand[1];
+    st.block_end = !st.decide && i == turn_calls(s, k, run[j]) - 1 && online_long(s) &&
+                   st.cand >= 1 && s->n_cand > 1 && !s->cand[1];
     return st;
 }
 
@@ -190,7 +204,7 @@ long long online_block_end(struct online_shape *s, const double agreed[ONLINE_CA
     double excess = 0;
     for (int i = 0; i < s->n_cand; i++)
         if (agreed[i] < ONLINE_NONE && agreed[i] > agreed[best])
-            excess += k * (agreed[i] - agreed[best]);
+            excess += turn_calls(s, k, i) * (agreed[i] - agreed[best]);
     if (!(agreed[best] > 0))
         return 0;
     /* the calls since the exploration began (pauses included) and the
@@ -211,8 +225,11 @@ void online_record(struct online_shape *s, int cand, double seconds)
 {
     if (cand < 0 || cand >= s->n_cand || !(seconds >= 0 && seconds <= ONLINE_MAX_SECONDS))
         return; /* NaN, a timer that went backwards or jumped: not a time */
-    if (s->n_sample[cand] < ONLINE_SAMPLES)
-        s->sample[cand][s->n_sample[cand]++] = seconds;
+    if (s->n_sample[cand] == ONLINE_SAMPLES) /* the last ONLINE_SAMPLES (native's warm-up) */
+        memmove(s->sample[cand], s->sample[cand] + 1, (ONLINE_SAMPLES - 1) * sizeof(double));
+    else
+        s->n_sample[cand]++;
+    s->sample[cand][s->n_sample[cand] - 1] = seconds;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -291,7 +308,15 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     s->explore_extra = 0;
     for (int i = 0; i < s->n_cand; i++)
         if (agreed[i] < ONLINE_NONE && agreed[w] < ONLINE_NONE)
-            s->explore_extra += k * (agreed[i] - agreed[w]);
+            s->explore_extra += turn_calls(s, k, i) * (agreed[i] - agreed[w]);
+    /* native's warm-up (ONLINE_NATIVE_WARM): a long shape's colibri winner
+     * that native trails by ONLINE_CLEAR_LOSS gives native a longer turn
+     * next time, after the confirmation window */
+    const bool warming = native >= 0 && w != native && online_long(s) &&
+                         s->native_warm < ONLINE_NATIVE_WARM && agreed[w] < ONLINE_NONE &&
+                         agreed[native] < ONLINE_NONE &&
+                         agreed[native] >= agreed[w] * ONLINE_CLEAR_LOSS;
+    s->native_warm += warming;
     /* a first decision for native where every colibri candidate scored at
      * least ONLINE_CLEAR_LOSS of native's: no confirmation (a cold start
      * makes a candidate, native included, slow, not fast; nothing here
@@ -299,7 +324,7 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
     bool clear = first && w == native && agreed[native] < ONLINE_NONE;
     for (int i = 0; clear && i < s->n_cand; i++)
         clear = i == native || !(agreed[i] < agreed[native] * ONLINE_CLEAR_LOSS);
-    s->window = online_next_window(s->window, first || w == s->winner,
+    s->window = online_next_window(s->window, (first || w == s->winner) && !warming,
                                    clear             ? 0
                                    : online_long(s) ? ONLINE_CONFIRM_LONG
                                                      : ONLINE_CONFIRM_WINDOW,

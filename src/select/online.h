@@ -72,6 +72,21 @@ struct online_params {
  * (ONLINE_LONG_BYTES) are confirmed sooner. */
 #define ONLINE_CONFIRM_WINDOW 256
 #define ONLINE_CONFIRM_LONG 64
+/* Native's warm-up.  The MPI below may be slow for the first calls of a
+ * size and fast after: Intel MPI 2021.19's 128 KiB reduce on one node
+ * takes 130-250 us for its first ~16 calls of a size and 10-20 us after
+ * (a new communicator of the same size starts fast), and an MPI on a
+ * network that registers memory pays it at the first calls with a buffer.
+ * A long shape's exploration gives native ONLINE_LONG_CALLS calls, so
+ * every re-check measured the same cold calls and a colibri algorithm at
+ * 1.5x native's warm time stayed for good (26-29 us against 19, 1500 calls
+ * of that reduce).  So where a decision for a colibri candidate finds
+ * native's agreed time ONLINE_CLEAR_LOSS or more times the winner's, a
+ * long shape's next exploration gives native twice the timed calls (up to
+ * ONLINE_NATIVE_WARM doublings: 3, 5, 9, 17 calls with the first untimed)
+ * and comes after the confirmation window, not a doubled one; a
+ * candidate's score reads its last ONLINE_SAMPLES timed calls. */
+#define ONLINE_NATIVE_WARM 3
 /* Re-checks monitor the winner and its contenders: a colibri candidate
  * that took at least ONLINE_CLEAR_LOSS times the winner's agreed time at
  * a decision other than the shape's first (a cold start slows everything)
@@ -202,6 +217,7 @@ struct online_shape {
     long long pause_until; /* while calls is below this, the exploration pauses... */
     int pause_cand;        /* ...running this candidate (the best so far), untimed */
     long long paused;      /* the calls its pauses have taken so far */
+    int native_warm;       /* doublings of native's timed calls (ONLINE_NATIVE_WARM) */
 };
 
 struct online_table {

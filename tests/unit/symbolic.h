@@ -304,6 +304,27 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
             R[r].buf[BUF_SHM] = shm[n];
             R[r].len[BUF_SHM] = NODE_SLOTS * R[r].slot_elems;
             R[r].flags = flags[n];
+            /* a declared slot reach (sched_slot_reach): the node's, not
+             * this rank's, and no slot-relative data op beyond it (the
+             * executor moves each use through regions of that span) */
+            const int64_t span = R[r].s.shm_slot_span;
+            const int first = nl->node_ranks[nl->node_start[n]];
+            if (span > 0 && first < r && R[first].s.shm_slot_span != span)
+                rc = sym_fail(res, "rank %d declares a slot reach of %lld, rank %d of its node %lld",
+                              r, (long long)span, first, (long long)R[first].s.shm_slot_span);
+            if (span > R[r].slot_elems)
+                rc = sym_fail(res, "rank %d: slot reach %lld beyond the slot's %lld", r,
+                              (long long)span, (long long)R[r].slot_elems);
+            for (uint32_t i = 0; i < R[r].s.n_ops && span > 0 && !rc; i++) {
+                const struct sched_op *op = &R[r].s.ops[i];
+                if (!(op->flags & SOP_SLOT_MASK) || op->kind == SOP_FLAG_SET ||
+                    op->kind == SOP_FLAG_WAIT)
+                    continue;
+                if ((op->src_buf == BUF_SHM && op->src_off + op->count > span) ||
+                    (op->dst_buf == BUF_SHM && op->dst_off + op->count > span))
+                    rc = sym_fail(res, "rank %d op %u reaches past the declared slot reach %lld", r,
+                                  i, (long long)span);
+            }
         }
 
         struct sched_cost c;

@@ -941,6 +941,99 @@ static void test_reuse(void)
           "a replaced shape's decision reused, or the version unchanged");
 }
 
+/* Native's warm-up (ONLINE_NATIVE_WARM): 2 simulated ranks run a long
+ * shape (A, native) for `calls` calls, agreeing at every block end and
+ * decision as online_turn_end does; native takes cold_us for its first
+ * `cold` calls (counted over all of native's calls, as Intel MPI's
+ * per-size warm-up is) and warm_us after, rank 1 10% slower; A a_us.
+ * Returns the decisions' winners in w[] (their count), native's calls in
+ * *native_calls and each decision's window in win[]. */
+static int warm_run(long long calls, int cold, double cold_us, double warm_us, double a_us,
+                    int64_t count, int w[64], long long win[64], long long *native_calls)
+{
+    const struct online_params pr = {5, 64, ONLINE_NATIVE_MARGIN, ONLINE_MARGIN, 3};
+    const struct algorithm *cand[2] = {A, NULL};
+    struct online_table tab[2];
+    struct online_shape *s[2];
+    memset(tab, 0, sizeof tab);
+    for (int r = 0; r < 2; r++) {
+        bool fresh;
+        s[r] = online_shape_get(&tab[r], &(struct online_key){0, 0, count, 8, true, A, false, true, 0},
+                                cand, 2, &fresh);
+    }
+    int n = 0;
+    *native_calls = 0;
+    for (long long c = 0; c < calls; c++) {
+        struct online_step st[2];
+        for (int r = 0; r < 2; r++) {
+            st[r] = online_next(s[r], &pr);
+            CHECK(st[r].cand == st[0].cand && st[r].decide == st[0].decide &&
+                      st[r].timed == st[0].timed && st[r].block_end == st[0].block_end &&
+                      st[r].pause == st[0].pause,
+                  "rank %d's plan differs at call %lld", r, c);
+            const double us = st[r].cand == 1 ? (*native_calls < cold ? cold_us : warm_us) : a_us;
+            if (st[r].timed)
+                online_record(s[r], st[r].cand, us * 1e-6 * (r ? 1.1 : 1.0));
+        }
+        *native_calls += st[0].cand == 1;
+        if (st[0].block_end || st[0].decide) {
+            double sc[2][ONLINE_CANDIDATES], agreed[ONLINE_CANDIDATES] = {0};
+            for (int r = 0; r < 2; r++) {
+                online_scores(s[r], sc[r]);
+                for (int i = 0; i < ONLINE_CANDIDATES; i++)
+                    agreed[i] = fmax(agreed[i], sc[r][i]);
+            }
+            for (int r = 0; r < 2; r++) {
+                if (!st[0].decide) {
+                    online_block_end(s[r], agreed, &pr);
+                    continue;
+                }
+                const int x = online_decide(s[r], agreed, &pr);
+                CHECK(r == 0 || x == w[n - 1], "ranks decide %d and %d", w[n - 1], x);
+                if (r == 0 && n < 64)
+                    w[n] = x, win[n++] = s[0]->window;
+            }
+        }
+    }
+    return n;
+}
+
+static void test_native_warm(void)
+{
+    const int64_t lng = ONLINE_LONG_BYTES / 8;
+    int w[64];
+    long long win[64], nat;
+    /* native 200 us for its first 16 calls, 20 after; A 26: A wins while
+     * native is cold, native's turns grow 3, 5, 9, 17 calls with
+     * confirmation windows between, and the fourth exploration (its 18th
+     * to 34th calls) finds native warm: native from then on */
+    int n = warm_run(2000, 16, 200, 20, 26, lng, w, win, &nat);
+    CHECK(n >= 5 && w[0] == 0 && w[1] == 0 && w[2] == 0 && w[3] == 1 && w[4] == 1,
+          "warm-up: winners %d %d %d %d %d (%d decisions)", w[0], w[1], w[2], w[3], w[4], n);
+    CHECK(win[0] == ONLINE_CONFIRM_LONG && win[1] == ONLINE_CONFIRM_LONG &&
+              win[2] == ONLINE_CONFIRM_LONG,
+          "warming: confirmation windows (%lld %lld %lld)", win[0], win[1], win[2]);
+    /* without the longer turns native would never pass 16 calls here:
+     * 3 a decision, one decision in the window of 64 and then doubling */
+    CHECK(nat > 34, "native ran %lld calls", nat);
+    /* native really slower (200 us throughout): its turn stops growing at
+     * 17 calls and the windows double again */
+    n = warm_run(20000, 1 << 30, 200, 200, 26, lng, w, win, &nat);
+    CHECK(n >= 6 && w[n - 1] == 0, "slow native: A stays (%d decisions)", n);
+    CHECK(win[3] > ONLINE_CONFIRM_LONG && win[4] == 2 * win[3],
+          "slow native: windows grow after 3 doublings (%lld %lld %lld)", win[2], win[3], win[4]);
+    CHECK(nat < 3 + 5 + 9 + 17 * (n - 3) + 1, "slow native: %lld calls in %d explorations", nat, n);
+    /* native within 1.5x of A: no longer turns, windows as before */
+    n = warm_run(2000, 1 << 30, 30, 30, 26, lng, w, win, &nat);
+    CHECK(n >= 2 && win[1] == 2 * win[0] && nat == 3 * n,
+          "native close: %lld native calls in %d explorations, windows %lld %lld", nat, n, win[0],
+          win[1]);
+    /* a short shape keeps its plan (5 calls a candidate) */
+    n = warm_run(2000, 1 << 30, 200, 200, 26, lng - 1, w, win, &nat);
+    CHECK(n >= 2 && nat == 5 * n && w[n - 1] == 0, "short shape: %lld native calls, %d decisions",
+          nat, n);
+}
+
 int main(void)
 {
     test_fast_mean();
@@ -954,6 +1047,7 @@ int main(void)
     test_native_last();
     test_long_calls();
     test_paced();
+    test_native_warm();
     test_recheck();
     test_bad_times();
     test_memo_pass();

@@ -25,6 +25,11 @@ struct node_view {
     const struct node_layout *l;
 };
 void node_view_init(struct node_view *v, const struct sched_params *p);
+/* Declares the reductions' slot layout (the node's L input areas and the
+ * output, node_slot_elems) as the schedule's reach into a slot, the same
+ * on every rank of the node: its uses then move through the slot's
+ * regions (sched/schedule.h, NODE_REGION_GAP). */
+void node_slot_span(struct schedule *s, const struct node_view *v);
 
 /* Rank of local index `li` on node n. */
 static inline int node_rank(const struct node_view *v, int n, int li)
