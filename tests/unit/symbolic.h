@@ -226,10 +226,13 @@ static uint64_t *sym_flag(const struct sym_rank *me, const struct sched_op *op, 
  * reduce_scatter collectives (NULL otherwise).  Returns 0, or -1 with
  * res->error set.
  */
+extern double node_region_min_bytes; /* coll/common/node_phases.h */
+
 static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
                    const int64_t *counts, bool commutative, bool in_place, struct sym_result *res)
 {
     memset(res, 0, sizeof *res);
+    node_region_min_bytes = 0; /* every node reduction declares its slot reach: checked below */
     if (p > SYM_MAXP)
         return sym_fail(res, "p > %d", SYM_MAXP);
     colibri_coll coll = a->coll;

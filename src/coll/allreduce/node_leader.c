@@ -45,7 +45,7 @@ int allreduce_node_leader_build(const struct sched_params *p, struct schedule *s
 {
     struct node_view v;
     node_view_init(&v, p);
-    node_slot_span(s, &v);
+    node_slot_span(s, &v, (double)p->count * (double)p->elem_size);
     const int in = p->in_place ? BUF_RECV : BUF_SEND;
     const int64_t chunks = node_chunks(p->count, v.C);
     int *leaders = malloc((size_t)v.N * sizeof *leaders);

@@ -19,9 +19,12 @@ void node_view_init(struct node_view *v, const struct sched_params *p)
     v->C = p->node_chunk;
 }
 
-void node_slot_span(struct schedule *s, const struct node_view *v)
+double node_region_min_bytes = NODE_REGION_MIN_BYTES;
+
+void node_slot_span(struct schedule *s, const struct node_view *v, double bytes)
 {
-    sched_slot_reach(s, node_slot_elems(v->L, v->C));
+    if (bytes >= node_region_min_bytes)
+        sched_slot_reach(s, node_slot_elems(v->L, v->C));
 }
 
 void node_set(struct schedule *s, const struct node_view *v, int u, enum node_flag f)
@@ -211,7 +214,7 @@ int node_rail_schedule(const struct sched_params *p, struct schedule *s, int in,
 {
     struct node_view v;
     node_view_init(&v, p);
-    node_slot_span(s, &v);
+    node_slot_span(s, &v, (double)p->count * (double)p->elem_size);
     const int64_t chunks = node_chunks(p->count, v.C);
     int *rail = node_rail(&v, v.li);
     if (!rail)

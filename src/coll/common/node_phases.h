@@ -27,9 +27,14 @@ struct node_view {
 void node_view_init(struct node_view *v, const struct sched_params *p);
 /* Declares the reductions' slot layout (the node's L input areas and the
  * output, node_slot_elems) as the schedule's reach into a slot, the same
- * on every rank of the node: its uses then move through the slot's
- * regions (sched/schedule.h, NODE_REGION_GAP). */
-void node_slot_span(struct schedule *s, const struct node_view *v);
+ * on every rank of the node, for a call of `bytes` (its vector, the same
+ * on every rank) of NODE_REGION_MIN_BYTES or more: its uses then move
+ * through the slot's regions (sched/schedule.h, NODE_REGION_GAP). */
+#define NODE_REGION_MIN_BYTES 16384
+void node_slot_span(struct schedule *s, const struct node_view *v, double bytes);
+/* The threshold node_slot_span applies (NODE_REGION_MIN_BYTES; the
+ * symbolic tests set 0, so that every layout's span is checked). */
+extern double node_region_min_bytes;
 
 /* Rank of local index `li` on node n. */
 static inline int node_rank(const struct node_view *v, int n, int li)

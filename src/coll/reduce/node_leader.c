@@ -37,7 +37,7 @@ int reduce_node_leader_build(const struct sched_params *p, struct schedule *s)
 {
     struct node_view v;
     node_view_init(&v, p);
-    node_slot_span(s, &v);
+    node_slot_span(s, &v, (double)p->count * (double)p->elem_size);
     const int root_node = v.l->node_of[p->root];
     const bool root = p->rank == p->root;
     const int in = p->in_place && root ? BUF_RECV : BUF_SEND;

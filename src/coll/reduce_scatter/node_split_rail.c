@@ -98,7 +98,7 @@ int reduce_scatter_node_split_rail_build(const struct sched_params *p, struct sc
         return -1;
     }
     const struct node_view *v = &pl.v;
-    node_slot_span(s, v);
+    node_slot_span(s, v, (double)pl.total * (double)p->elem_size);
     const int me = p->rank;
     const int64_t C = v->C, chunks = node_chunks(pl.total, C);
     int in = p->in_place ? BUF_RECV : BUF_SEND;

@@ -508,17 +508,7 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
         r->data_bytes = data;
         r->bytes = bytes;
         r->epoch = 1;
-        /* Every page of the data area mapped now, by a read (the others
-         * may already write into it): the slots' regions are first used
-         * one call after another (sched/schedule.h, NODE_REGION_GAP), and
-         * a use that took its pages' faults (about 2000 of them in 8 MiB)
-         * read as a slow algorithm to online selection's first calls
-         * (Open MPI's 256 KiB reduce_scatter_block: node_split_rail timed
-         * slower than native, 0.16x its time once warm). */
-#ifndef COLIBRI_SMPI /* (simulated ranks share one process, and no fault costs time) */
-        for (int64_t at = 0; at < data; at += 4096)
-            (void)*(volatile char *)(r->data + at);
-#endif
+        r->mapped = false;
         r->yield = node_oversubscribed(r->nloc);
     }
     seg->cs = cs;
@@ -526,6 +516,7 @@ int node_reduction_attach(struct comm_state *cs, struct node_segment *seg)
     seg->size = r->data_bytes;
     seg->slot_flags = node_slot_flags(r->nloc);
     seg->slot_bytes = node_slot_bytes(r->data_bytes, NODE_SLOTS);
+    seg->mapped = &r->mapped;
     bind_flags(seg, r->header, r->flags, &r->epoch, r->yield);
     return MPI_SUCCESS;
 }

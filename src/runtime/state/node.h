@@ -34,6 +34,7 @@ struct node_segment {
     int64_t slot_bytes;    /* a slot's data (node_slot_bytes: whatever the type) */
     int slot_flags;        /* 0: no slots */
     uint64_t *epoch;
+    bool *mapped;          /* the reduction segment's: this rank has touched every data page */
     /* Whether a flag wait gives its core away (sched_yield) once it has
      * spun: only where the node runs more of the job's ranks than it has
      * processors (node.c, node_oversubscribed). */

@@ -142,6 +142,7 @@ struct comm_state {
         int nloc;             /* ranks on this node */
         uint64_t epoch;
         bool yield;           /* flag waits yield the core (node.c, node_oversubscribed) */
+        bool mapped;          /* this rank has mapped every data page (executor.c, regions) */
     } red;
     /* agreements (agree.c) prepared on this communicator so far: the same
      * count on every rank at each of them */
