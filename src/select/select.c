@@ -857,11 +857,15 @@ void select_describe(char *buf, size_t len)
                 "settled call takes; from %d KiB paused after each candidate's calls from "
                 "native's on, on the best so far, until exploring has cost %.0f%% over it, at "
                 "most %d calls, none where colibri's best takes at most %.0f%% of native's "
-                "time), then the winner by the slowest rank's mean of its faster "
-                "half (colibri's only where %.0f%% and %.0f ns a call faster than native), "
+                "time), then the winner by the slowest rank's mean of the faster "
+                "half of its last %d timed calls (colibri's only where %.0f%% and %.0f ns a "
+                "call faster than native), "
                 "confirmed after %d "
                 "calls (%d from %d KiB; a first native win where every candidate took %.1fx "
-                "its time or more: not confirmed), re-checked after %ld, then in doubling windows (another colibri "
+                "its time or more: not confirmed; from %d KiB, while native takes %.1fx the "
+                "colibri winner's time, native's next turn has twice the timed calls, up to %d "
+                "times, and the window stays the confirmation's: the MPI below may be slow for "
+                "a size's first calls), re-checked after %ld, then in doubling windows (another colibri "
                 "algorithm past %.0f%%; candidates %.1fx the winner's time at a later decision "
                 "left out until the winner or its time changes; a new shape of %d KiB or more starts "
                 "without those its decided neighbour up to %dx smaller left out or found %.1fx "
@@ -872,9 +876,10 @@ void select_describe(char *buf, size_t len)
                 "one shape on native, and through a long exploration's pauses on native)%s\n",
                 (ONLINE_UNSURE - 1) * 100, ONLINE_BETA_SPAN, cfg->online_calls, ONLINE_LONG_CALLS,
                 ONLINE_LONG_BYTES / 1024, ONLINE_LONG_BYTES / 1024, ONLINE_BUDGET * 100,
-                ONLINE_PAUSE_MAX, ONLINE_PACE_CLEAR * 100, ONLINE_NATIVE_MARGIN * 100,
-                ONLINE_NATIVE_GAIN * 1e9, ONLINE_CONFIRM_WINDOW, ONLINE_CONFIRM_LONG,
-                ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS, cfg->online_window,
+                ONLINE_PAUSE_MAX, ONLINE_PACE_CLEAR * 100, ONLINE_SAMPLES,
+                ONLINE_NATIVE_MARGIN * 100, ONLINE_NATIVE_GAIN * 1e9, ONLINE_CONFIRM_WINDOW,
+                ONLINE_CONFIRM_LONG, ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS,
+                ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS, ONLINE_NATIVE_WARM, cfg->online_window,
                 ONLINE_MARGIN * 100, ONLINE_CLEAR_LOSS, ONLINE_LONG_BYTES / 1024,
                 ONLINE_INHERIT_SPAN, ONLINE_CLEAR_LOSS, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
                 ONLINE_SKIP_MIXED_MAX, cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
