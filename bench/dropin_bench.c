@@ -85,8 +85,8 @@ static const char USAGE[] =
     "                    [-B]   (every collective back to back: no barrier between rooted\n"
     "                            or exchanging calls either, as applications call them)\n"
     "                    [-D]   (counts drift call to call, up to 12.5% above each size)\n"
-    "                    [-I]   (-P call by call: single calls of the two sides interleaved,\n"
-    "                            each timed; medians of the calls' times)\n";
+    "                    [-I]   (-P call by call: bursts of about 1 ms of each side\n"
+    "                            interleaved, every call timed; medians of the calls)\n";
 
 enum coll {
     ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, /* the reductions and exchanges */
@@ -182,15 +182,17 @@ static int pmpi_call(void *ctx, int i)
     CALL_THROUGH(PMPI_)
 }
 
-/* -P: the median of the rounds' ratios (v reordered). */
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* -P: the median of the rounds' ratios; -I: of a side's calls (v sorted). */
 #define MAX_REPS 64
 static double median(double *v, int n)
 {
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            const double x = v[j];
-            v[j] = v[j - 1], v[j - 1] = x;
-        }
+    qsort(v, (size_t)(n > 0 ? n : 0), sizeof *v, by_value);
     return n <= 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -222,12 +224,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* -I: `calls` calls of each side in bursts of `burst` consecutive calls of
@@ -286,10 +282,8 @@ static int interleaved(const struct bench_loop *l, const struct bench_loop *n, i
             }
             fprintf(stderr, "\n");
         }
-    qsort(side[0], (size_t)calls, sizeof *v, by_value);
-    qsort(side[1], (size_t)calls, sizeof *v, by_value);
-    *t = calls % 2 ? side[0][calls / 2] : (side[0][calls / 2 - 1] + side[0][calls / 2]) / 2;
-    *tn = calls % 2 ? side[1][calls / 2] : (side[1][calls / 2 - 1] + side[1][calls / 2]) / 2;
+    *t = median(side[0], calls);
+    *tn = median(side[1], calls);
     const int ok = v[2 * calls] == 0;
     free(v), free(who), free(side[0]), free(side[1]);
     return ok;

@@ -58,9 +58,9 @@ PY
 # loops run one after the other), total_ratio all loops' time against
 # all loops' (colibri's exploration included) and explored the calls
 # colibri explored at that size (-1 without colibri).  Since 2026-11-29
-# call by call (dropin-bench -I: single calls of the two sides interleaved,
-# $PAIR_ROUNDS loops' worth, ratio the median calls' ratio, total_ratio the
-# sums'); PAIR_LOOPS=1: loops as before (-P).
+# call by call (dropin-bench -I: bursts of about 1 ms of each side
+# interleaved, $PAIR_ROUNDS loops' worth of calls, ratio the median calls'
+# ratio, total_ratio the sums'); PAIR_LOOPS=1: loops as before (-P).
 dropin_alternate() {
   local piece=$1 mpi=$2 build=$3 coll r pair_mode=-I
   [ -n "${PAIR_LOOPS:-}" ] && pair_mode=-P

@@ -122,23 +122,27 @@ int exec_reduce_local(const struct reducer *r, const void *src, void *dst, int64
  * (epoch + u) mod NODE_SLOTS: its BUF_SHM offsets are relative to that
  * slot's data, its flag index to that slot's flags.
  */
+/* The epoch of a slot-relative op's use (flags' slot bits nonzero). */
+static uint64_t use_epoch(const struct exec *x, unsigned flags)
+{
+    return x->epoch + ((flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT) - 1;
+}
+
 static int64_t slot_of(const struct exec *x, unsigned flags)
 {
-    const unsigned rel = (flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT;
-    return rel ? (int64_t)((x->epoch + rel - 1) % NODE_SLOTS) : 0;
+    return flags & SOP_SLOT_MASK ? (int64_t)(use_epoch(x, flags) % NODE_SLOTS) : 0;
 }
 
 /* Element `off` of buffer b, as op addresses it: in its use's slot for
- * the segment, whose slots start at fixed bytes whatever the type. */
+ * the segment, whose slots start at fixed bytes whatever the type, and
+ * in the slot's region of that use (schedule.h, NODE_REGION_GAP). */
 static void *elem_at(const struct exec *x, void *const buf[], const struct sched_op *op, int b,
                      int64_t off)
 {
     char *p = buf[b];
-    if (b == BUF_SHM && (op->flags & SOP_SLOT_MASK)) {
-        const uint64_t e = x->epoch + ((op->flags & SOP_SLOT_MASK) >> SOP_SLOT_SHIFT) - 1;
-        p += (int64_t)(e % NODE_SLOTS) * x->c->shm.slot_bytes +
-             (int64_t)(e / NODE_SLOTS % x->regions) * x->region_bytes;
-    }
+    if (b == BUF_SHM && (op->flags & SOP_SLOT_MASK))
+        p += slot_of(x, op->flags) * x->c->shm.slot_bytes +
+             (int64_t)(use_epoch(x, op->flags) / NODE_SLOTS % x->regions) * x->region_bytes;
     return p + off * x->c->dti.extent;
 }
 

@@ -311,10 +311,10 @@ static int sym_run(const struct algorithm *a, int p, int root, int64_t count,
              * this rank's, and no slot-relative data op beyond it (the
              * executor moves each use through regions of that span) */
             const int64_t span = R[r].s.shm_slot_span;
-            const int first = nl->node_ranks[nl->node_start[n]];
-            if (span > 0 && first < r && R[first].s.shm_slot_span != span)
-                rc = sym_fail(res, "rank %d declares a slot reach of %lld, rank %d of its node %lld",
-                              r, (long long)span, first, (long long)R[first].s.shm_slot_span);
+            for (int q = 0; q < r && !rc; q++) /* every rank built before on its node */
+                if (nl->node_of[q] == n && R[q].s.shm_slot_span != span)
+                    rc = sym_fail(res, "rank %d declares a slot reach of %lld, rank %d of its node %lld",
+                                  r, (long long)span, q, (long long)R[q].s.shm_slot_span);
             if (span > R[r].slot_elems)
                 rc = sym_fail(res, "rank %d: slot reach %lld beyond the slot's %lld", r,
                               (long long)span, (long long)R[r].slot_elems);
