@@ -317,6 +317,8 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
                          agreed[native] < ONLINE_NONE &&
                          agreed[native] >= agreed[w] * ONLINE_CLEAR_LOSS;
     s->native_warm += warming;
+    const bool falling = warming && (first || agreed[native] * ONLINE_WARM_FALL <=
+                                                 s->agreed_last[native]);
     /* a first decision for native where every colibri candidate scored at
      * least ONLINE_CLEAR_LOSS of native's: no confirmation (a cold start
      * makes a candidate, native included, slow, not fast; nothing here
@@ -326,6 +328,7 @@ int online_decide(struct online_shape *s, const double agreed[ONLINE_CANDIDATES]
         clear = i == native || !(agreed[i] < agreed[native] * ONLINE_CLEAR_LOSS);
     s->window = online_next_window(s->window, (first || w == s->winner) && !warming,
                                    clear             ? 0
+                                   : falling        ? ONLINE_CONFIRM_WARM
                                    : online_long(s) ? ONLINE_CONFIRM_LONG
                                                      : ONLINE_CONFIRM_WINDOW,
                                    pr);

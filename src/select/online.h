@@ -87,6 +87,15 @@ struct online_params {
  * and comes after the confirmation window, not a doubled one; a
  * candidate's score reads its last ONLINE_SAMPLES timed calls. */
 #define ONLINE_NATIVE_WARM 3
+/* ...and that exploration comes after ONLINE_CONFIRM_WARM calls, not the
+ * confirmation window, where native may be warming: at a shape's first
+ * decision (native timed cold: Intel MPI's 512 KiB reduce read 385-470 us
+ * at the first exploration and 50-110 warm, and a benchmark making tens of
+ * calls of a size ran node_leader at 1.2-1.4x native's warm time for the
+ * 64 calls before the re-check) and where native's agreed time fell by
+ * ONLINE_WARM_FALL or more since the last decision. */
+#define ONLINE_CONFIRM_WARM 8
+#define ONLINE_WARM_FALL 1.25
 /* Re-checks monitor the winner and its contenders: a colibri candidate
  * that took at least ONLINE_CLEAR_LOSS times the winner's agreed time at
  * a decision other than the shape's first (a cold start slows everything)
