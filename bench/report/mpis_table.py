@@ -6,7 +6,8 @@ is also more than 0.05 us slower (the ratio's excess times native's
 median time) is marked with '!'.  Under each table: how many cells are
 marked and, for runs of dropin-bench -P, the same count over all calls
 (exploration included) and the calls colibri explored a size.  Prints
-Markdown.
+Markdown.  Several files: their runs pooled (each cell the median over
+all of them).
 
   python3 bench/report/mpis_table.py docs/results/mpis/mpis.csv
 """
@@ -23,16 +24,19 @@ COLLS = ["allreduce", "reduce", "reduce_scatter_block", "alltoall", "alltoallv",
          "allgather", "allgatherv", "barrier", "gather", "scatter", "scan", "exscan"]
 
 
-def main(path):
+def main(paths):
     cells = defaultdict(list)
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            key = (row["mpi"], row["coll"], int(row["bytes"]))
-            total = row.get("total_ratio") or ""
-            explored = row.get("explored") or ""
-            cells[key].append((float(row["native_us"]), float(row["colibri_us"]),
-                               float(row["ratio"]), float(total) if total else None,
-                               int(explored) if explored else None))
+    rows = []
+    for path in paths:
+        with open(path, newline="") as f:
+            rows += list(csv.DictReader(f))
+    for row in rows:
+        key = (row["mpi"], row["coll"], int(row["bytes"]))
+        total = row.get("total_ratio") or ""
+        explored = row.get("explored") or ""
+        cells[key].append((float(row["native_us"]), float(row["colibri_us"]),
+                           float(row["ratio"]), float(total) if total else None,
+                           int(explored) if explored else None))
     mpis = sorted({k[0] for k in cells})
     marked = defaultdict(int)
     for mpi in mpis:
@@ -88,4 +92,4 @@ def summary(mpi, colls, sizes, cells, marked):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "docs/results/mpis/mpis.csv")
+    main(sys.argv[1:] or ["docs/results/mpis/mpis.csv"])

@@ -864,7 +864,8 @@ void select_describe(char *buf, size_t len)
                 "calls (%d from %d KiB; a first native win where every candidate took %.1fx "
                 "its time or more: not confirmed; from %d KiB, while native takes %.1fx the "
                 "colibri winner's time, native's next turn has twice the timed calls, up to %d "
-                "times, and the window stays the confirmation's: the MPI below may be slow for "
+                "times, and the window stays the confirmation's, %d calls at a first decision or "
+                "where native's time fell %.2fx since the last: the MPI below may be slow for "
                 "a size's first calls), re-checked after %ld, then in doubling windows (another colibri "
                 "algorithm past %.0f%%; candidates %.1fx the winner's time at a later decision "
                 "left out until the winner or its time changes; a new shape of %d KiB or more starts "
@@ -879,7 +880,8 @@ void select_describe(char *buf, size_t len)
                 ONLINE_PAUSE_MAX, ONLINE_PACE_CLEAR * 100, ONLINE_SAMPLES,
                 ONLINE_NATIVE_MARGIN * 100, ONLINE_NATIVE_GAIN * 1e9, ONLINE_CONFIRM_WINDOW,
                 ONLINE_CONFIRM_LONG, ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS,
-                ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS, ONLINE_NATIVE_WARM, cfg->online_window,
+                ONLINE_LONG_BYTES / 1024, ONLINE_CLEAR_LOSS, ONLINE_NATIVE_WARM, ONLINE_CONFIRM_WARM,
+                ONLINE_WARM_FALL, cfg->online_window,
                 ONLINE_MARGIN * 100, ONLINE_CLEAR_LOSS, ONLINE_LONG_BYTES / 1024,
                 ONLINE_INHERIT_SPAN, ONLINE_CLEAR_LOSS, ONLINE_SKIP_FIRST, ONLINE_SKIP_MAX,
                 ONLINE_SKIP_MIXED_MAX, cfg->online_fake[0] ? "; timings faked (COLIBRI_ONLINE_FAKE)" : "");
