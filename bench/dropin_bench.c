@@ -6,15 +6,17 @@
  * shortcut included (bench/scripts/bench_tune.sh alternates the two).
  *
  *   dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv|
- *                   bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan
+ *                   bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan|
+ *                   reduce_scatter
  *                [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]
  *
  * Sizes as colibri-bench's: the reductions' and scans' vector bytes
- * (doubles, sum; reduce_scatter_block's whole vector), alltoall(v)'s,
+ * (doubles, sum; reduce_scatter_block's and reduce_scatter's whole vector,
+ * reduce_scatter's counts all equal), alltoall(v)'s,
  * allgather(v)'s, gather's and scatter's bytes per block, bcast's message;
  * barrier has one row, of 0 bytes.  Roots are rank 0.
  * Per size: a warm-up, then -R (3) timed loops of about 2 ms of calls
- * (back to back for the symmetric allreduce, reduce_scatter_block,
+ * (back to back for the symmetric allreduce, reduce_scatter(_block),
  * allgather(v) and barrier, each call from a barrier (the MPI's own,
  * PMPI_Barrier) for the rooted ones, the scans and the exchanges, which
  * could pipeline),
@@ -79,7 +81,8 @@
 
 static const char USAGE[] =
     "usage: dropin-bench -c allreduce|reduce|reduce_scatter_block|alltoall|alltoallv|\n"
-    "                       bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan\n"
+    "                       bcast|allgather|allgatherv|barrier|gather|scatter|scan|exscan|\n"
+    "                       reduce_scatter\n"
     "                    [-m min_bytes] [-M max_bytes] [-s factor] [-R repetitions] [-o file.csv]\n"
     "                    [-P]   (side by side with the PMPI_ call: one more column, native_us)\n"
     "                    [-B]   (every collective back to back: no barrier between rooted\n"
@@ -90,12 +93,14 @@ static const char USAGE[] =
 
 enum coll {
     ALLREDUCE, REDUCE, RSB, ALLTOALL, ALLTOALLV, /* the reductions and exchanges */
-    BCAST, ALLGATHER, ALLGATHERV, BARRIER, GATHER, SCATTER, SCAN, EXSCAN, NCOLL
+    BCAST, ALLGATHER, ALLGATHERV, BARRIER, GATHER, SCATTER, SCAN, EXSCAN,
+    REDUCE_SCATTER, /* counts equal: reduce_scatter_block's blocks through the v-form */
+    NCOLL
 };
 static const char *const names[NCOLL] = {"allreduce", "reduce", "reduce_scatter_block",
                                          "alltoall", "alltoallv", "bcast", "allgather",
                                          "allgatherv", "barrier", "gather", "scatter",
-                                         "scan", "exscan"};
+                                         "scan", "exscan", "reduce_scatter"};
 /* blocks of count bytes per rank in the receive (or send) buffer */
 static int per_rank(enum coll c)
 {
@@ -105,12 +110,14 @@ static int per_rank(enum coll c)
 /* vectors of doubles */
 static int vector(enum coll c)
 {
-    return c == ALLREDUCE || c == REDUCE || c == RSB || c == SCAN || c == EXSCAN;
+    return c == ALLREDUCE || c == REDUCE || c == RSB || c == SCAN || c == EXSCAN ||
+           c == REDUCE_SCATTER;
 }
 /* called back to back: symmetric, nothing to pipeline */
 static int back_to_back(enum coll c)
 {
-    return c == ALLREDUCE || c == RSB || c == ALLGATHER || c == ALLGATHERV || c == BARRIER;
+    return c == ALLREDUCE || c == RSB || c == REDUCE_SCATTER || c == ALLGATHER ||
+           c == ALLGATHERV || c == BARRIER;
 }
 
 struct call {
@@ -152,6 +159,8 @@ struct call {
         return P##Scatter(c->s, c->count, MPI_BYTE, c->r, c->count, MPI_BYTE, 0, w);           \
     case SCAN:                                                                                 \
         return P##Scan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);                          \
+    case REDUCE_SCATTER:                                                                       \
+        return P##Reduce_scatter(c->s, c->r, c->counts, MPI_DOUBLE, MPI_SUM, w);               \
     default:                                                                                   \
         return P##Exscan(c->s, c->r, c->count, MPI_DOUBLE, MPI_SUM, w);                        \
     }
@@ -162,7 +171,9 @@ static void drift(struct call *c, int i)
     if (c->spread <= 1)
         return;
     c->count = c->base + (int)((7ll * i) % c->spread);
-    for (int j = 0; (c->coll == ALLTOALLV || c->coll == ALLGATHERV) && j < c->size; j++)
+    for (int j = 0;
+         (c->coll == ALLTOALLV || c->coll == ALLGATHERV || c->coll == REDUCE_SCATTER) && j < c->size;
+         j++)
         c->counts[j] = c->count, c->displs[j] = j * (c->base + c->spread);
 }
 
@@ -327,7 +338,7 @@ int main(int argc, char **argv)
             c.count = 0, bytes = 0;
         else if (!vector(c.coll))
             c.count = (int)b;
-        else if (c.coll == RSB)
+        else if (c.coll == RSB || c.coll == REDUCE_SCATTER)
             c.count = (int)(b / 8 / c.size > 0 ? b / 8 / c.size : 1), bytes = (int64_t)c.count * 8 * c.size;
         else
             c.count = (int)(b / 8 > 0 ? b / 8 : 1), bytes = (int64_t)c.count * 8;

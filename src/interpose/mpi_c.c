@@ -82,13 +82,18 @@
 /* The same where the key comes from a counts array (native.h:
  * ALLGATHERV_MEMO_KEY, REDUCE_SCATTER_MEMO_KEY: the total, and the largest
  * block or a hash in the root's place), one pass over its entries (an
- * intracommunicator's: PMPI_Comm_size of them); only once a call has been
- * remembered. */
+ * intracommunicator's size of them); only once a call has been
+ * remembered.  It begins with PASS_THROUGH, except on the thread's last
+ * communicator with colibri state (online_seen_size): an
+ * intracommunicator whose size colibri knows, so no PMPI_ call comes
+ * before the lookup there. */
 #define COUNTS_MEMO_BELOW(key, coll, comm, counts, dt, op, pmpi_call)                        \
     do {                                                                                \
-        int size_ = 0;                                                                  \
+        int size_ = online_seen_size(comm);                                             \
+        if (size_ == 0)                                                                 \
+            PASS_THROUGH(comm, pmpi_call);                                              \
         if (__atomic_load_n(&native_memo_used, __ATOMIC_RELAXED) && (counts) &&         \
-            PMPI_Comm_size((comm), &size_) == MPI_SUCCESS) {                            \
+            (size_ > 0 || PMPI_Comm_size((comm), &size_) == MPI_SUCCESS)) {             \
             int64_t total_;                                                             \
             int extra_;                                                                 \
             key((counts), size_, total_, extra_);                                       \
@@ -176,7 +181,6 @@ static int reduce_scatter_int(enum call_kind kind, const void *sendbuf, void *re
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    PASS_THROUGH(comm, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
     COUNTS_MEMO_BELOW(REDUCE_SCATTER_MEMO_KEY, COLIBRI_REDUCE_SCATTER, comm, recvcounts, datatype,
                       op, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm));
     return reduce_scatter_int(CALL_BLOCKING, sendbuf, recvbuf, recvcounts, datatype, op, comm,
@@ -299,8 +303,6 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    MPI_Comm comm)
 {
-    PASS_THROUGH(comm, PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                       recvtype, comm));
     COUNTS_MEMO_BELOW(ALLGATHERV_MEMO_KEY, COLIBRI_ALLGATHERV, comm, recvcounts, recvtype,
                       MPI_OP_NULL,
                       PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,

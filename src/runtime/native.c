@@ -470,6 +470,8 @@ struct native_memo *native_memo_note(colibri_coll coll, enum call_kind kind, MPI
         else if (m->tag && m->generation == generation && m->epoch == epoch)
             m[1] = m[0];
     }
+    /* the thread's last communicator with state (online_seen_size) */
+    online_seen = (struct online_seen){comm, epoch, cs};
     *m =
         (struct native_memo){tag, comm, dt, op, count, root, generation, epoch, &cs->last[coll],
                              shape, shape ? shape->stamp : 0, cs,

@@ -333,6 +333,40 @@ int main(int argc, char **argv)
                   "want 1",
                   rank, v, q1.native_memos - q0.native_memos);
         }
+        /* communicators of other sizes freed and made again (an MPI may
+         * give a freed handle to the next one): the memo's lookup reads
+         * the counts by the size of the thread's last communicator with
+         * state (online_seen_size), valid only while no communicator with
+         * state has been freed; each counts array exactly p long (a stale
+         * larger size would read past it: AddressSanitizer, where handles
+         * come back); the sums stay right */
+        for (int i = 0; i < 8; i++) {
+            MPI_Comm c;
+            const int wide = i % 2 == 0;
+            MPI_Comm_split(MPI_COMM_WORLD, wide ? 0 : rank, rank, &c);
+            int p, me;
+            MPI_Comm_size(c, &p);
+            MPI_Comm_rank(c, &me);
+            int *rc = malloc((size_t)p * sizeof *rc), tot = 0, off = 0;
+            for (int j = 0; j < p; j++)
+                tot += rc[j] = 1 + (j + i) % 3;
+            for (int j = 0; j < me; j++)
+                off += rc[j];
+            double *x = malloc((size_t)tot * sizeof *x), y[3];
+            for (int j = 0; j < tot; j++)
+                x[j] = me + 1 + j;
+            for (int k = 0; k < 3; k++) {
+                MPI_Reduce_scatter(x, y, rc, MPI_DOUBLE, MPI_SUM, c);
+                int bad = 0;
+                for (int j = 0; j < rc[me]; j++)
+                    bad += y[j] != p * (p + 1) / 2.0 + (double)p * (off + j);
+                check(!bad, "rank %d: reduce_scatter on a remade communicator of %d (round %d, "
+                            "call %d): %d wrong",
+                      rank, p, i, k, bad);
+            }
+            free(x), free(rc);
+            MPI_Comm_free(&c);
+        }
     }
     unsetenv("COLIBRI_TUNING");
     colibri_config_reload();
