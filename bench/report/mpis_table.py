@@ -20,7 +20,7 @@ from collections import defaultdict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import human_bytes  # noqa: E402
 
-COLLS = ["allreduce", "reduce", "reduce_scatter_block", "alltoall", "alltoallv", "bcast",
+COLLS = ["allreduce", "reduce", "reduce_scatter_block", "reduce_scatter", "alltoall", "alltoallv", "bcast",
          "allgather", "allgatherv", "barrier", "gather", "scatter", "scan", "exscan"]
 
 
