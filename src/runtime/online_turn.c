@@ -251,9 +251,10 @@ _Thread_local struct online_seen online_seen;
 struct comm_state *online_skip_state(MPI_Comm comm)
 {
     const unsigned epoch = __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED);
-    if (online_seen.cs && online_seen.comm == comm && online_seen.epoch == epoch)
-        return online_seen.cs;
-    struct comm_state *cs = comm_state_find(comm);
+    struct comm_state *cs = online_seen_state(comm);
+    if (cs)
+        return cs;
+    cs = comm_state_find(comm);
     if (cs) {
         online_seen.comm = comm;
         online_seen.epoch = epoch;

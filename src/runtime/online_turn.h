@@ -141,29 +141,36 @@ struct comm_state *online_skip_state(MPI_Comm comm);
  * through colibri's driver, widened, checked and narrowed again, such a
  * call took 2x Intel MPI's own 8-byte alltoallv (1.35 us), 2 ranks. */
 bool online_skip_sizes_slow(MPI_Comm comm);
-/* online_skip_state's memory: the thread's last communicator with colibri
- * state, its state, and comm_state_epoch then. */
+/* online_skip_state's and native_memo_note's memory: the thread's last
+ * communicator with colibri state, its state, and comm_state_epoch then. */
 struct online_seen {
     MPI_Comm comm;
     unsigned epoch;
     struct comm_state *cs;
 };
 extern _Thread_local struct online_seen online_seen COLIBRI_HIDDEN;
-/* The size of `comm` if it is this thread's last communicator with colibri
- * state (online_seen, still valid), else 0.  Only intracommunicators get
- * colibri state, so a caller that finds a size may skip the
- * intercommunicator test too: MPI_Reduce_scatter and MPI_Allgatherv key
- * their memo on the counts, and a PMPI_Comm_test_inter and a
- * PMPI_Comm_size before each lookup made a reduce_scatter settled on
+/* `comm`'s state if it is this thread's last communicator with colibri
+ * state and no such communicator has been freed since (its handle may
+ * have come back as another), else NULL. */
+static inline struct comm_state *online_seen_state(MPI_Comm comm)
+{
+    struct comm_state *cs = online_seen.cs;
+    return cs && online_seen.comm == comm &&
+                   online_seen.epoch == __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED)
+               ? cs
+               : NULL;
+}
+/* The size of `comm` if online_seen_state knows it, else 0.  Only
+ * intracommunicators get colibri state, so a caller that finds a size may
+ * skip the intercommunicator test too: MPI_Reduce_scatter and
+ * MPI_Allgatherv key their memo on the counts, and a PMPI_Comm_test_inter
+ * and a PMPI_Comm_size before each lookup made a reduce_scatter settled on
  * native 1.07-1.13x Intel MPI 2021.19's own at 16 B-2 KiB (0.1-0.15 us,
  * side by side), where reduce_scatter_block's memo costs 1.03-1.05x. */
 static inline int online_seen_size(MPI_Comm comm)
 {
-    const struct comm_state *cs = online_seen.cs;
-    return cs && online_seen.comm == comm &&
-                   online_seen.epoch == __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED)
-               ? cs->size
-               : 0;
+    const struct comm_state *cs = online_seen_state(comm);
+    return cs ? cs->size : 0;
 }
 /* Inline in MPI_Alltoallv: the usual case, a skip window of the thread's
  * last communicator open, without COLIBRI_STATS, at the cost of a memo
@@ -174,9 +181,8 @@ static inline int online_seen_size(MPI_Comm comm)
  * over in that benchmark); everything else, as before, out of line. */
 static inline bool online_skip_sizes_of(MPI_Comm comm)
 {
-    struct comm_state *cs = online_seen.cs;
-    if (cs && online_seen.comm == comm &&
-        online_seen.epoch == __atomic_load_n(&comm_state_epoch, __ATOMIC_RELAXED)) {
+    struct comm_state *cs = online_seen_state(comm);
+    if (cs) {
         struct online_skip *k = &cs->alltoallv_skip;
         const struct config *cfg = config_get();
         if (k->interposed_auto && k->generation == cfg->generation && !cfg->stats &&
